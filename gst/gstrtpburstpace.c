@@ -1,0 +1,1388 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+
+/**
+ * SECTION:element-rtpburstpace
+ * @title: rtpburstpace
+ *
+ * Burst control (A. Chodorek and R. R. Chodorek) for RTP streams.  A payloader
+ * pushes all packets of a video frame at once; at a bottleneck with a small
+ * drop-tail queue such bursts overflow the queue, the video loses packets
+ * and competing TCP flows are driven into timeouts.  rtpburstpace cuts each
+ * frame into slots of #GstRtpBurstPace:burst-size packets and spreads the
+ * slots over #GstRtpBurstPace:duty times the frame period ΔT, on the
+ * pipeline clock, without changing the stream's bit rate.
+ *
+ * For frame i with payload bytes f_i in n_i packets, payload length p and b
+ * packets per slot, the frame gets k_i = max (⌈f_i / (p·b)⌉, ⌈n_i / b⌉)
+ * slots of Δt_i = ΔT · duty / k_i (equation (2) of the paper).  Each slot's
+ * duration can be randomized by ±#GstRtpBurstPace:slot-jitter (equation (3)).
+ * Slot 0 is at the frame's sync time, computed as clocksync does (running
+ * time of DTS, else PTS, plus base time plus upstream latency), or
+ * immediately if that has passed.
+ *
+ * Packets are queued by the streaming thread and released by the element's
+ * own source pad task, so upstream is never held up for a frame period.  The
+ * queue holds at most 8 complete frames; beyond that the streaming thread
+ * blocks.  Nothing is dropped except packets that are not valid RTP (counted
+ * in #GstRtpBurstPace:stats and reported with a warning) and, like in
+ * queue, data discarded by a flush.
+ *
+ * The element adds ΔT · duty · (1 + slot-jitter) to the latency.  A sink
+ * after it must not synchronise on the buffer timestamps (use sync=false on
+ * udpsink): all packets of a frame carry the frame's timestamp, and a
+ * synchronising sink would hold them until the frame's latest packet is due
+ * and send them together again.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc is-live=true ! \
+ *     video/x-raw,format=UYVY,width=160,height=96,framerate=25/1 ! \
+ *     rtpvrawpay mtu=1028 ! rtpburstpace burst-size=1 duty=0.9 ! \
+ *     udpsink host=127.0.0.1 port=5000 sync=false
+ * ]| A 6 Mbit/s raw video stream of 30 packets per frame, one packet every
+ * 1.2 ms instead of 30 packets at once every 40 ms.
+ * |[
+ * gst-launch-1.0 videotestsrc is-live=true ! x264enc tune=zerolatency ! \
+ *     rtph264pay ! rtpburstpace ! udpsink host=127.0.0.1 port=5000 sync=false
+ * ]| H.264 with the frame period taken from the caps' a-framerate.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <gst/rtp/gstrtpbuffer.h>
+
+#include "gstrtpburstpace.h"
+#include "rtpburstschedule.h"
+
+GST_DEBUG_CATEGORY_STATIC (rtp_burst_pace_debug);
+#define GST_CAT_DEFAULT rtp_burst_pace_debug
+
+/* At most this many complete frames are queued; then the chain blocks. */
+#define MAX_QUEUED_FRAMES 8
+/* A frame that grows to this many packets is closed and paced as it is. */
+#define MAX_FRAME_PACKETS 65536
+/* Frames passed unpaced before a missing frame period is reported. */
+#define PERIOD_WARN_FRAMES 50
+/* At most one warning about invalid packets per this interval (µs). */
+#define INVALID_WARN_INTERVAL (G_USEC_PER_SEC)
+
+#define DEFAULT_BURST_SIZE    1
+#define DEFAULT_DUTY          0.9
+#define DEFAULT_SLOT_JITTER   0.01
+#define DEFAULT_SEED          0
+#define DEFAULT_FRAME_PERIOD  0
+#define DEFAULT_PAYLOAD_SIZE  0
+
+#define MAX_SLOT_JITTER       0.5
+#define MAX_PAYLOAD_SIZE      65535
+
+enum
+{
+  PROP_0,
+  PROP_BURST_SIZE,
+  PROP_DUTY,
+  PROP_SLOT_JITTER,
+  PROP_SEED,
+  PROP_FRAME_PERIOD,
+  PROP_PAYLOAD_SIZE,
+  PROP_STATS,
+};
+
+/* An entry of the queue: a serialized event, or a frame of packets. */
+typedef struct
+{
+  GstEvent *event;              /* non-NULL for an event */
+
+  /* a frame */
+  GQueue packets;               /* GstBuffer *, oldest first */
+  guint n_packets;              /* packets the frame had when it was closed */
+  guint64 payload_bytes;
+  guint32 rtptime;
+  GstClockTime pts, dts;
+  guint64 first_arrival;        /* running time, RTP_BURST_TIME_NONE if unknown */
+  guint64 last_arrival;
+  guint64 ready_time;           /* running time it was closed */
+  gboolean closed;
+
+  /* fixed when the frame is closed */
+  guint64 period;               /* 0 = unknown: released unpaced */
+  guint n_slots;
+  guint burst_size;
+  gdouble duty;
+  gdouble slot_jitter;
+
+  /* set when the first packet is released */
+  gboolean started;
+  gboolean unpaced;
+  RtpBurstPlan plan;
+  gboolean have_slot;
+  guint64 slot_time;            /* running time of the pending slot */
+  guint slot_packets;
+} Item;
+
+struct _GstRtpBurstPace
+{
+  GstElement parent;
+
+  GstPad *sinkpad, *srcpad;
+
+  /* everything below is protected by lock */
+  GMutex lock;
+  GCond cond;                   /* queue, state or flow changed */
+
+  GstFlowReturn srcresult;
+  gboolean playing;
+  GstClockID clock_id;
+  gboolean waiting_close;       /* clock_id is an open-frame timeout */
+
+  GQueue items;                 /* Item *, oldest first */
+  Item *open;                   /* the newest frame while it is not closed */
+  guint n_closed;               /* closed frames in items */
+  guint n_queued_packets;
+
+  /* properties */
+  guint burst_size;
+  gdouble duty;
+  gdouble slot_jitter;
+  guint seed;
+  guint64 frame_period;
+  guint payload_size;
+
+  /* schedule */
+  RtpBurstPeriodEstimator est;
+  GstCaps *last_caps;
+  guint max_payload;
+  guint64 period;
+  RtpBurstPeriodSource period_source;
+  GRand *rand;
+  GstSegment segment;           /* of the source pad, updated by the task */
+  GstClockTime upstream_latency;
+  guint64 prev_end;             /* running time the last frame's slots end */
+
+  /* messages to post once the lock is released */
+  gboolean post_latency;
+  gboolean post_invalid_warning;
+  gboolean post_period_warning;
+  gboolean period_warned;
+  gint64 last_invalid_warning;  /* monotonic µs */
+
+  /* stats */
+  guint64 num_frames, num_packets, num_bytes, num_slots;
+  guint64 last_slot_duration;
+  guint64 num_unpaced, num_catch_up, num_timeout_frames;
+  guint64 num_late_slots, max_lateness;
+  guint64 num_invalid, num_flushed;
+  guint64 unpaced_since_period;
+};
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS ("application/x-rtp"));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS ("application/x-rtp"));
+
+#define gst_rtp_burst_pace_parent_class parent_class
+G_DEFINE_TYPE (GstRtpBurstPace, gst_rtp_burst_pace, GST_TYPE_ELEMENT);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (rtpburstpace, "rtpburstpace",
+    GST_RANK_NONE, GST_TYPE_RTP_BURST_PACE,
+    GST_DEBUG_CATEGORY_INIT (rtp_burst_pace_debug, "rtpburstpace", 0,
+        "RTP burst control"));
+
+#define LOCK(s) g_mutex_lock (&(s)->lock)
+#define UNLOCK(s) g_mutex_unlock (&(s)->lock)
+#define BROADCAST(s) g_cond_broadcast (&(s)->cond)
+#define WAIT(s) g_cond_wait (&(s)->cond, &(s)->lock)
+
+static void gst_rtp_burst_pace_finalize (GObject * object);
+static void gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static GstStateChangeReturn gst_rtp_burst_pace_change_state (GstElement *
+    element, GstStateChange transition);
+static GstFlowReturn gst_rtp_burst_pace_chain (GstPad * pad, GstObject * parent,
+    GstBuffer * buffer);
+static GstFlowReturn gst_rtp_burst_pace_chain_list (GstPad * pad,
+    GstObject * parent, GstBufferList * list);
+static gboolean gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
+    GstEvent * event);
+static gboolean gst_rtp_burst_pace_sink_query (GstPad * pad, GstObject * parent,
+    GstQuery * query);
+static gboolean gst_rtp_burst_pace_src_query (GstPad * pad, GstObject * parent,
+    GstQuery * query);
+static gboolean gst_rtp_burst_pace_sink_activate_mode (GstPad * pad,
+    GstObject * parent, GstPadMode mode, gboolean active);
+static gboolean gst_rtp_burst_pace_src_activate_mode (GstPad * pad,
+    GstObject * parent, GstPadMode mode, gboolean active);
+static void gst_rtp_burst_pace_loop (GstRtpBurstPace * self);
+
+static void
+gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+
+  gobject_class->finalize = gst_rtp_burst_pace_finalize;
+  gobject_class->set_property = gst_rtp_burst_pace_set_property;
+  gobject_class->get_property = gst_rtp_burst_pace_get_property;
+
+  /**
+   * GstRtpBurstPace:burst-size:
+   *
+   * b: the number of packets released together in one slot.  1 spreads
+   * every packet (the paper finds 1 the most TCP-tolerant); larger values
+   * make fewer, longer slots.
+   */
+  g_object_class_install_property (gobject_class, PROP_BURST_SIZE,
+      g_param_spec_uint ("burst-size", "Burst size",
+          "Packets per slot (b); the last slot of a frame may carry fewer",
+          1, G_MAXINT, DEFAULT_BURST_SIZE,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:duty:
+   *
+   * The fraction of the frame period ΔT the slots of a frame are spread
+   * over.  1 uses the whole period; 0 gives Δt = 0, that is each frame
+   * leaves as one burst at its sync time (useful to A/B-test one pipeline).
+   * The default 0.9 follows the paper's preference for values close to 1
+   * while leaving a tenth of the period as margin: for the +1 % slot
+   * randomization, for frames that arrive a little late, and for the
+   * timer's wake-up error, so that a frame normally ends before the next
+   * one is due.
+   */
+  g_object_class_install_property (gobject_class, PROP_DUTY,
+      g_param_spec_double ("duty", "Duty factor",
+          "Fraction of the frame period the slots are spread over "
+          "(1 = whole period, 0 = send each frame as one burst)",
+          0.0, 1.0, DEFAULT_DUTY,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:slot-jitter:
+   *
+   * r of equation (3): each slot's duration is multiplied by 1 + U(-r, r),
+   * independently per slot, to keep streams from synchronising.  The slots
+   * of a frame never reach past the frame period: if the random parts add
+   * up beyond it, the slot times are capped at ΔT·j/k.
+   */
+  g_object_class_install_property (gobject_class, PROP_SLOT_JITTER,
+      g_param_spec_double ("slot-jitter", "Slot jitter",
+          "Randomize each slot duration by a uniform factor in "
+          "[1 - slot-jitter, 1 + slot-jitter] (0 = off)",
+          0.0, MAX_SLOT_JITTER, DEFAULT_SLOT_JITTER,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:seed:
+   *
+   * Seed of the random numbers of #GstRtpBurstPace:slot-jitter.  The same
+   * seed gives the same slot times; 0 picks a random seed.  Setting it
+   * restarts the sequence.
+   */
+  g_object_class_install_property (gobject_class, PROP_SEED,
+      g_param_spec_uint ("seed", "Seed",
+          "Seed for the slot randomization (0 = random)",
+          0, G_MAXUINT, DEFAULT_SEED,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:frame-period:
+   *
+   * ΔT in nanoseconds.  0 derives it: from the caps field a-framerate,
+   * else from the smallest positive difference of the RTP timestamps of
+   * consecutive frames over the last 16 frames and the caps' clock-rate,
+   * else from the median spacing of frame arrivals.  Frames are passed
+   * unpaced until it is known.
+   */
+  g_object_class_install_property (gobject_class, PROP_FRAME_PERIOD,
+      g_param_spec_uint64 ("frame-period", "Frame period",
+          "Frame period in ns (0 = automatic from caps, RTP timestamps "
+          "or arrival spacing)",
+          0, RTP_BURST_MAX_PERIOD, DEFAULT_FRAME_PERIOD,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:payload-size:
+   *
+   * p of equation (2), in bytes.  0 uses the largest RTP payload seen so
+   * far, which makes k = ⌈n/b⌉.  A smaller value than the real payloads
+   * gives more slots than packets, so a frame's packets leave in the first
+   * slots and finish before duty·ΔT.
+   */
+  g_object_class_install_property (gobject_class, PROP_PAYLOAD_SIZE,
+      g_param_spec_uint ("payload-size", "Payload size",
+          "Nominal RTP payload length p in bytes (0 = largest seen)",
+          0, MAX_PAYLOAD_SIZE, DEFAULT_PAYLOAD_SIZE,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:stats:
+   *
+   * A #GstStructure named application/x-rtp-burst-pace-stats:
+   *
+   * * #guint64 `frames`: frames released
+   * * #guint64 `packets`: packets released
+   * * #guint64 `bytes`: bytes of the packets released (whole RTP packets)
+   * * #guint64 `slots`: slots released
+   * * #guint64 `frame-period`: the current ΔT in ns, 0 if unknown
+   * * #gchararray `frame-period-source`: where ΔT came from: "property",
+   *   "caps", "rtp-timestamps", "arrival" or "unknown"
+   * * #guint `payload-size`: the p in use, in bytes
+   * * #guint64 `slot-duration`: Δt of the last paced frame, in ns
+   * * #guint64 `unpaced-frames`: frames released without pacing, because
+   *   ΔT was not known yet or the element had no clock
+   * * #guint64 `catch-up-frames`: frames whose slots were shortened because
+   *   the previous frame still occupied the time they were due
+   * * #guint64 `timeout-frames`: frames closed because no packet came for
+   *   one frame period (no marker bit, no new timestamp)
+   * * #guint64 `late-slots`: slots whose time had already passed when the
+   *   element came to wait for them
+   * * #guint64 `max-lateness`: the largest delay of a slot after its time,
+   *   in ns, as read from the clock after the wait
+   * * #guint64 `invalid-packets`: buffers dropped because they are not RTP
+   * * #guint64 `flushed-packets`: packets discarded by flushes and state
+   *   changes to READY
+   * * #guint `queued-packets`: packets waiting in the element now
+   * * #guint `queued-frames`: complete frames waiting in the element now
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Statistics (application/x-rtp-burst-pace-stats)",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+
+  gst_element_class_set_static_metadata (element_class,
+      "RTP burst control", "Filter/Network/RTP",
+      "Spreads the packets of each frame over the frame period in slots of "
+      "b packets (burst control), keeping the bit rate",
+      "The rtpburstpace authors");
+
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_change_state);
+}
+
+static void
+gst_rtp_burst_pace_init (GstRtpBurstPace * self)
+{
+  self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
+  gst_pad_set_chain_function (self->sinkpad,
+      GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_chain));
+  gst_pad_set_chain_list_function (self->sinkpad,
+      GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_chain_list));
+  gst_pad_set_event_function (self->sinkpad,
+      GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_sink_event));
+  gst_pad_set_query_function (self->sinkpad,
+      GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_sink_query));
+  gst_pad_set_activatemode_function (self->sinkpad,
+      GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_sink_activate_mode));
+  GST_PAD_SET_PROXY_CAPS (self->sinkpad);
+  GST_PAD_SET_PROXY_ALLOCATION (self->sinkpad);
+  gst_element_add_pad (GST_ELEMENT (self), self->sinkpad);
+
+  self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
+  gst_pad_set_query_function (self->srcpad,
+      GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_src_query));
+  gst_pad_set_activatemode_function (self->srcpad,
+      GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_src_activate_mode));
+  GST_PAD_SET_PROXY_CAPS (self->srcpad);
+  gst_pad_use_fixed_caps (self->srcpad);
+  gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
+
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  g_queue_init (&self->items);
+
+  self->srcresult = GST_FLOW_FLUSHING;
+  self->burst_size = DEFAULT_BURST_SIZE;
+  self->duty = DEFAULT_DUTY;
+  self->slot_jitter = DEFAULT_SLOT_JITTER;
+  self->seed = DEFAULT_SEED;
+  self->frame_period = DEFAULT_FRAME_PERIOD;
+  self->payload_size = DEFAULT_PAYLOAD_SIZE;
+  self->rand = g_rand_new ();
+  self->upstream_latency = 0;
+  self->prev_end = RTP_BURST_TIME_NONE;
+  rtp_burst_period_estimator_init (&self->est);
+  gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
+}
+
+static void
+item_free (Item * item)
+{
+  if (item->event)
+    gst_event_unref (item->event);
+  g_queue_clear_full (&item->packets, (GDestroyNotify) gst_buffer_unref);
+  g_slice_free (Item, item);
+}
+
+static void
+gst_rtp_burst_pace_finalize (GObject * object)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (object);
+
+  g_queue_clear_full (&self->items, (GDestroyNotify) item_free);
+  gst_clear_caps (&self->last_caps);
+  g_rand_free (self->rand);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* --- helpers, called with the lock held ---------------------------------- */
+
+static void
+reseed_locked (GstRtpBurstPace * self)
+{
+  if (self->seed != 0)
+    g_rand_set_seed (self->rand, self->seed);
+  else
+    g_rand_set_seed (self->rand, g_random_int ());
+}
+
+static void
+unschedule_locked (GstRtpBurstPace * self)
+{
+  if (self->clock_id)
+    gst_clock_id_unschedule (self->clock_id);
+}
+
+/* Drops everything queued (flush, READY): counted in flushed-packets. */
+static void
+flush_items_locked (GstRtpBurstPace * self)
+{
+  Item *item;
+
+  while ((item = g_queue_pop_head (&self->items))) {
+    if (!item->event) {
+      self->num_flushed += g_queue_get_length (&item->packets);
+      /* sticky events are kept on the pad by GstPad itself */
+    }
+    item_free (item);
+  }
+  self->open = NULL;
+  self->n_closed = 0;
+  self->n_queued_packets = 0;
+  self->prev_end = RTP_BURST_TIME_NONE;
+  BROADCAST (self);
+}
+
+static void
+reset_stats_locked (GstRtpBurstPace * self)
+{
+  self->num_frames = self->num_packets = self->num_bytes = 0;
+  self->num_slots = self->last_slot_duration = 0;
+  self->num_unpaced = self->num_catch_up = self->num_timeout_frames = 0;
+  self->num_late_slots = self->max_lateness = 0;
+  self->num_invalid = self->num_flushed = 0;
+  self->unpaced_since_period = 0;
+}
+
+/* Running time now, RTP_BURST_TIME_NONE without a clock. */
+static guint64
+running_time_now (GstRtpBurstPace * self)
+{
+  GstClock *clock;
+  GstClockTime now, base;
+
+  GST_OBJECT_LOCK (self);
+  clock = GST_ELEMENT_CLOCK (self);
+  if (clock == NULL) {
+    GST_OBJECT_UNLOCK (self);
+    return RTP_BURST_TIME_NONE;
+  }
+  gst_object_ref (clock);
+  base = GST_ELEMENT_CAST (self)->base_time;
+  GST_OBJECT_UNLOCK (self);
+
+  now = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  if (!GST_CLOCK_TIME_IS_VALID (now) || now < base)
+    return RTP_BURST_TIME_NONE;
+  return now - base;
+}
+
+static void
+update_period_locked (GstRtpBurstPace * self)
+{
+  RtpBurstPeriodSource source;
+  guint64 period;
+
+  period = rtp_burst_period_estimator_get (&self->est, self->frame_period,
+      &source);
+  if (period != self->period) {
+    GST_INFO_OBJECT (self, "frame period %" GST_TIME_FORMAT " from %s",
+        GST_TIME_ARGS (period), rtp_burst_period_source_name (source));
+    self->period = period;
+    self->post_latency = TRUE;
+  }
+  self->period_source = source;
+}
+
+static void
+close_open_frame_locked (GstRtpBurstPace * self)
+{
+  Item *frame = self->open;
+  guint p;
+
+  if (frame == NULL)
+    return;
+
+  self->open = NULL;
+  frame->closed = TRUE;
+  frame->ready_time = running_time_now (self);
+  frame->n_packets = g_queue_get_length (&frame->packets);
+  self->n_closed++;
+
+  rtp_burst_period_estimator_add_frame (&self->est, frame->rtptime,
+      frame->first_arrival);
+  update_period_locked (self);
+
+  p = self->payload_size ? self->payload_size : self->max_payload;
+  frame->period = self->period;
+  frame->burst_size = self->burst_size;
+  frame->duty = self->duty;
+  frame->slot_jitter = self->slot_jitter;
+  frame->n_slots = rtp_burst_slot_count (frame->payload_bytes,
+      frame->n_packets, p, frame->burst_size);
+
+  GST_LOG_OBJECT (self, "closed frame rtptime %u: %u packets, %"
+      G_GUINT64_FORMAT " payload bytes, %u slots", frame->rtptime,
+      frame->n_packets, frame->payload_bytes, frame->n_slots);
+
+  /* the task may be waiting for this frame's timeout */
+  if (self->waiting_close)
+    unschedule_locked (self);
+  BROADCAST (self);
+}
+
+/* Runs with the lock held; may release it while blocking on a full queue. */
+static GstFlowReturn
+handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer)
+{
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  RtpBurstPacketAction action;
+  guint32 rtptime;
+  gboolean marker;
+  guint payload_len;
+  Item *frame;
+
+  if (self->srcresult != GST_FLOW_OK) {
+    gst_buffer_unref (buffer);
+    return self->srcresult;
+  }
+
+  if (!gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp)) {
+    gint64 now = g_get_monotonic_time ();
+
+    self->num_invalid++;
+    GST_DEBUG_OBJECT (self, "dropping invalid RTP packet of %" G_GSIZE_FORMAT
+        " bytes", gst_buffer_get_size (buffer));
+    if (self->last_invalid_warning == 0 ||
+        now - self->last_invalid_warning >= INVALID_WARN_INTERVAL) {
+      self->last_invalid_warning = now;
+      self->post_invalid_warning = TRUE;
+    }
+    gst_buffer_unref (buffer);
+    return GST_FLOW_OK;
+  }
+  rtptime = gst_rtp_buffer_get_timestamp (&rtp);
+  marker = gst_rtp_buffer_get_marker (&rtp);
+  payload_len = gst_rtp_buffer_get_payload_len (&rtp);
+  gst_rtp_buffer_unmap (&rtp);
+
+  action = rtp_burst_classify_packet (self->open != NULL,
+      self->open ? self->open->rtptime : 0, rtptime, marker);
+  if (action & RTP_BURST_PACKET_CLOSE_BEFORE)
+    close_open_frame_locked (self);
+
+  if (self->open == NULL) {
+    /* back-pressure: wait for room for a new frame */
+    while (self->n_closed >= MAX_QUEUED_FRAMES &&
+        self->srcresult == GST_FLOW_OK)
+      WAIT (self);
+    if (self->srcresult != GST_FLOW_OK) {
+      gst_buffer_unref (buffer);
+      return self->srcresult;
+    }
+    frame = g_slice_new0 (Item);
+    frame->rtptime = rtptime;
+    frame->pts = GST_BUFFER_PTS (buffer);
+    frame->dts = GST_BUFFER_DTS (buffer);
+    frame->first_arrival = running_time_now (self);
+    g_queue_push_tail (&self->items, frame);
+    self->open = frame;
+  }
+
+  frame = self->open;
+  frame->last_arrival = running_time_now (self);
+  g_queue_push_tail (&frame->packets, buffer);
+  frame->payload_bytes += payload_len;
+  self->n_queued_packets++;
+  self->max_payload = MAX (self->max_payload, payload_len);
+
+  if ((action & RTP_BURST_PACKET_CLOSE_AFTER) ||
+      g_queue_get_length (&frame->packets) >= MAX_FRAME_PACKETS)
+    close_open_frame_locked (self);
+
+  BROADCAST (self);
+  return GST_FLOW_OK;
+}
+
+/* Posts what was noted under the lock.  Call without the lock. */
+static void
+post_pending_messages (GstRtpBurstPace * self)
+{
+  gboolean latency, invalid, period;
+  guint64 n_invalid;
+
+  LOCK (self);
+  latency = self->post_latency;
+  invalid = self->post_invalid_warning;
+  period = self->post_period_warning;
+  n_invalid = self->num_invalid;
+  self->post_latency = self->post_invalid_warning = FALSE;
+  self->post_period_warning = FALSE;
+  UNLOCK (self);
+
+  if (latency)
+    gst_element_post_message (GST_ELEMENT_CAST (self),
+        gst_message_new_latency (GST_OBJECT_CAST (self)));
+  if (invalid)
+    GST_ELEMENT_WARNING (self, STREAM, DECODE,
+        ("Dropping packets that are not valid RTP."),
+        ("%" G_GUINT64_FORMAT " invalid packets so far (see the "
+            "invalid-packets field of the stats property)", n_invalid));
+  if (period)
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("Cannot derive the frame period; frames are passed unpaced."),
+        ("The caps have no a-framerate, the RTP timestamps do not advance "
+            "and frame arrivals cannot be timed. Set the frame-period "
+            "property."));
+}
+
+static GstFlowReturn
+gst_rtp_burst_pace_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
+  GstFlowReturn ret;
+
+  LOCK (self);
+  ret = handle_packet_locked (self, buffer);
+  UNLOCK (self);
+  post_pending_messages (self);
+  return ret;
+}
+
+static GstFlowReturn
+gst_rtp_burst_pace_chain_list (GstPad * pad, GstObject * parent,
+    GstBufferList * list)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
+  GstFlowReturn ret = GST_FLOW_OK;
+  guint i, len = gst_buffer_list_length (list);
+
+  LOCK (self);
+  for (i = 0; i < len && ret == GST_FLOW_OK; i++)
+    ret = handle_packet_locked (self,
+        gst_buffer_ref (gst_buffer_list_get (list, i)));
+  UNLOCK (self);
+  gst_buffer_list_unref (list);
+  post_pending_messages (self);
+  return ret;
+}
+
+static void
+parse_caps_locked (GstRtpBurstPace * self, GstCaps * caps)
+{
+  GstStructure *s = gst_caps_get_structure (caps, 0);
+  gint clock_rate = 0;
+  guint64 caps_period = 0;
+  const gchar *framerate;
+
+  if (self->last_caps && gst_caps_is_equal (caps, self->last_caps))
+    return;
+  gst_caps_replace (&self->last_caps, caps);
+
+  if (!gst_structure_get_int (s, "clock-rate", &clock_rate) || clock_rate <= 0)
+    clock_rate = 0;
+  framerate = gst_structure_get_string (s, "a-framerate");
+  if (framerate) {
+    caps_period = rtp_burst_parse_framerate (framerate);
+    if (caps_period == 0)
+      GST_WARNING_OBJECT (self, "ignoring unusable a-framerate \"%s\"",
+          framerate);
+  }
+  GST_DEBUG_OBJECT (self, "caps: clock-rate %d, a-framerate period %"
+      GST_TIME_FORMAT, clock_rate, GST_TIME_ARGS (caps_period));
+
+  /* new caps: estimate the period afresh */
+  rtp_burst_period_estimator_reset_history (&self->est);
+  rtp_burst_period_estimator_set_caps (&self->est, caps_period, clock_rate);
+  update_period_locked (self);
+}
+
+static gboolean
+gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
+    GstEvent * event)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
+  gboolean ret = TRUE;
+
+  GST_LOG_OBJECT (pad, "event %" GST_PTR_FORMAT, event);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_START:
+      ret = gst_pad_push_event (self->srcpad, event);
+      LOCK (self);
+      self->srcresult = GST_FLOW_FLUSHING;
+      unschedule_locked (self);
+      BROADCAST (self);
+      UNLOCK (self);
+      /* the task stops at its next check; wait for it */
+      gst_pad_pause_task (self->srcpad);
+      return ret;
+
+    case GST_EVENT_FLUSH_STOP:
+      LOCK (self);
+      flush_items_locked (self);
+      gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
+      self->srcresult = GST_FLOW_OK;
+      UNLOCK (self);
+      ret = gst_pad_push_event (self->srcpad, event);
+      if (GST_PAD_MODE (self->srcpad) == GST_PAD_MODE_PUSH)
+        gst_pad_start_task (self->srcpad,
+            (GstTaskFunction) gst_rtp_burst_pace_loop, gst_object_ref (self),
+            gst_object_unref);
+      return ret;
+
+    default:
+      break;
+  }
+
+  if (!GST_EVENT_IS_SERIALIZED (event))
+    return gst_pad_event_default (pad, parent, event);
+
+  LOCK (self);
+  if (self->srcresult != GST_FLOW_OK) {
+    GstFlowReturn result = self->srcresult;
+
+    UNLOCK (self);
+    /* like queue: keep sticky events for when the pad is relinked */
+    if (result == GST_FLOW_NOT_LINKED && GST_EVENT_IS_STICKY (event)) {
+      gst_pad_store_sticky_event (self->srcpad, event);
+      gst_event_unref (event);
+      return TRUE;
+    }
+    GST_DEBUG_OBJECT (self, "refusing %" GST_PTR_FORMAT ": %s", event,
+        gst_flow_get_name (result));
+    gst_event_unref (event);
+    return FALSE;
+  }
+
+  /* a serialized event completes the open frame */
+  close_open_frame_locked (self);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    GstCaps *caps;
+
+    gst_event_parse_caps (event, &caps);
+    parse_caps_locked (self, caps);
+  }
+
+  {
+    Item *item = g_slice_new0 (Item);
+
+    item->event = event;
+    g_queue_push_tail (&self->items, item);
+  }
+  BROADCAST (self);
+  UNLOCK (self);
+  post_pending_messages (self);
+  return ret;
+}
+
+static gboolean
+gst_rtp_burst_pace_sink_query (GstPad * pad, GstObject * parent,
+    GstQuery * query)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
+
+  if (GST_QUERY_IS_SERIALIZED (query)) {
+    /* keep the order: answer once everything before it has left */
+    LOCK (self);
+    close_open_frame_locked (self);
+    while (self->srcresult == GST_FLOW_OK && self->items.length > 0)
+      WAIT (self);
+    if (self->srcresult != GST_FLOW_OK) {
+      UNLOCK (self);
+      return FALSE;
+    }
+    UNLOCK (self);
+  }
+  return gst_pad_query_default (pad, parent, query);
+}
+
+static guint64
+own_latency_locked (GstRtpBurstPace * self)
+{
+  if (self->period == 0)
+    return 0;
+  return rtp_burst_latency (self->period, self->duty, self->slot_jitter);
+}
+
+static gboolean
+gst_rtp_burst_pace_src_query (GstPad * pad, GstObject * parent,
+    GstQuery * query)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
+    GstClockTime min, max;
+    gboolean live;
+    guint64 own;
+
+    if (!gst_pad_peer_query (self->sinkpad, query))
+      return FALSE;
+    gst_query_parse_latency (query, &live, &min, &max);
+
+    LOCK (self);
+    self->upstream_latency = min;
+    own = own_latency_locked (self);
+    UNLOCK (self);
+
+    GST_DEBUG_OBJECT (self, "upstream latency %" GST_TIME_FORMAT
+        ", own %" GST_TIME_FORMAT, GST_TIME_ARGS (min), GST_TIME_ARGS (own));
+    min += own;
+    if (GST_CLOCK_TIME_IS_VALID (max))
+      max += own;
+    gst_query_set_latency (query, live, min, max);
+    return TRUE;
+  }
+  return gst_pad_query_default (pad, parent, query);
+}
+
+/* --- the source pad task ------------------------------------------------- */
+
+/* Waits on the clock until running time @rt.  Releases the lock meanwhile.
+ * Returns the clock's answer; *lateness is how late the wait ended. */
+static GstClockReturn
+wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
+    GstClockTimeDiff * lateness)
+{
+  GstClock *clock;
+  GstClockTime base, target, now;
+  GstClockID id;
+  GstClockReturn ret;
+
+  GST_OBJECT_LOCK (self);
+  clock = GST_ELEMENT_CLOCK (self);
+  if (clock == NULL) {
+    GST_OBJECT_UNLOCK (self);
+    return GST_CLOCK_BADTIME;
+  }
+  gst_object_ref (clock);
+  base = GST_ELEMENT_CAST (self)->base_time;
+  GST_OBJECT_UNLOCK (self);
+
+  target = rt + base;
+  id = self->clock_id = gst_clock_new_single_shot_id (clock, target);
+  self->waiting_close = for_close;
+  UNLOCK (self);
+
+  ret = gst_clock_id_wait (id, NULL);
+  now = gst_clock_get_time (clock);
+
+  LOCK (self);
+  self->clock_id = NULL;
+  self->waiting_close = FALSE;
+  gst_clock_id_unref (id);
+  gst_object_unref (clock);
+  if (lateness)
+    *lateness = GST_CLOCK_DIFF (target, now);
+  return ret;
+}
+
+static void
+pop_packets_locked (GstRtpBurstPace * self, Item * frame, guint n,
+    GstBuffer ** single, GstBufferList ** list)
+{
+  guint i;
+
+  *single = NULL;
+  *list = NULL;
+  if (n == 1) {
+    *single = g_queue_pop_head (&frame->packets);
+  } else {
+    *list = gst_buffer_list_new_sized (n);
+    for (i = 0; i < n; i++)
+      gst_buffer_list_add (*list, g_queue_pop_head (&frame->packets));
+  }
+  self->n_queued_packets -= n;
+  self->num_packets += n;
+}
+
+/* Removes the frame at the head once all its packets have left. */
+static void
+finish_frame_locked (GstRtpBurstPace * self, Item * frame)
+{
+  if (!frame->closed || !g_queue_is_empty (&frame->packets))
+    return;
+  g_queue_pop_head (&self->items);
+  self->n_closed--;
+  self->num_frames++;
+  if (!frame->unpaced)
+    self->prev_end = frame->plan.start + frame->plan.span;
+  item_free (frame);
+  BROADCAST (self);
+}
+
+static guint64
+sync_time_locked (GstRtpBurstPace * self, Item * frame)
+{
+  GstClockTime ts = GST_CLOCK_TIME_IS_VALID (frame->dts) ?
+      frame->dts : frame->pts;
+  guint64 rt;
+
+  if (self->segment.format != GST_FORMAT_TIME || !GST_CLOCK_TIME_IS_VALID (ts))
+    return RTP_BURST_TIME_NONE;
+  rt = gst_segment_to_running_time (&self->segment, GST_FORMAT_TIME, ts);
+  if (!GST_CLOCK_TIME_IS_VALID (rt))
+    return RTP_BURST_TIME_NONE;
+  return rt + self->upstream_latency;
+}
+
+static void
+start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
+{
+  RtpBurstStart start;
+  guint64 span;
+
+  frame->started = TRUE;
+  if (frame->period == 0 || now == RTP_BURST_TIME_NONE) {
+    frame->unpaced = TRUE;
+    self->num_unpaced++;
+    if (self->period == 0 && ++self->unpaced_since_period >= PERIOD_WARN_FRAMES
+        && !self->period_warned) {
+      self->period_warned = TRUE;
+      self->post_period_warning = TRUE;
+    }
+    return;
+  }
+  self->unpaced_since_period = 0;
+
+  span = rtp_burst_span (frame->period, frame->duty);
+  rtp_burst_plan_start (sync_time_locked (self, frame), frame->ready_time,
+      now, self->prev_end, span, &start);
+  if (start.catch_up) {
+    self->num_catch_up++;
+    GST_DEBUG_OBJECT (self, "frame %u held back %" GST_TIME_FORMAT
+        ", spreading it over %" GST_TIME_FORMAT, frame->rtptime,
+        GST_TIME_ARGS (start.lateness), GST_TIME_ARGS (start.span));
+  }
+  rtp_burst_plan_init (&frame->plan, start.start, start.span, frame->period,
+      frame->n_packets, frame->n_slots, frame->burst_size, frame->slot_jitter);
+  self->last_slot_duration = rtp_burst_plan_slot_duration (&frame->plan);
+}
+
+static void
+gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
+{
+  GstFlowReturn ret;
+  GstBuffer *single;
+  GstBufferList *list;
+  Item *item;
+
+  LOCK (self);
+again:
+  if (self->srcresult != GST_FLOW_OK)
+    goto out_flushing;
+
+  item = g_queue_peek_head (&self->items);
+  if (item == NULL) {
+    WAIT (self);
+    goto again;
+  }
+
+  if (item->event) {
+    GstEvent *event = item->event;
+    gboolean is_eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
+
+    item->event = NULL;
+    g_queue_pop_head (&self->items);
+    item_free (item);
+    if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
+      gst_event_copy_segment (event, &self->segment);
+    BROADCAST (self);
+    UNLOCK (self);
+
+    gst_pad_push_event (self->srcpad, event);
+
+    LOCK (self);
+    if (is_eos && self->srcresult == GST_FLOW_OK) {
+      self->srcresult = GST_FLOW_EOS;
+      goto out_flushing;
+    }
+    UNLOCK (self);
+    return;
+  }
+
+  /* packets only leave in PLAYING */
+  if (!self->playing) {
+    WAIT (self);
+    goto again;
+  }
+
+  if (!item->started) {
+    guint64 now = running_time_now (self);
+
+    if (!item->closed && self->period > 0 && now != RTP_BURST_TIME_NONE) {
+      /* wait for the rest of the frame, at most one period after its
+       * latest packet */
+      guint64 deadline = item->last_arrival + self->period;
+
+      if (item->last_arrival == RTP_BURST_TIME_NONE) {
+        WAIT (self);
+      } else if (now < deadline) {
+        wait_until_locked (self, deadline, TRUE, NULL);
+      } else if (item == self->open) {
+        GST_DEBUG_OBJECT (self, "closing frame %u: no packet for one period",
+            item->rtptime);
+        self->num_timeout_frames++;
+        close_open_frame_locked (self);
+      }
+      goto again;
+    }
+    if (item->closed)
+      start_frame_locked (self, item, now);
+    else {
+      /* period unknown or no clock: what there is leaves now */
+      item->started = item->unpaced = TRUE;
+      self->num_unpaced++;
+    }
+  }
+
+  if (item->unpaced) {
+    guint n = g_queue_get_length (&item->packets);
+
+    if (n == 0) {
+      if (item->closed)
+        finish_frame_locked (self, item);
+      else
+        WAIT (self);
+      goto again;
+    }
+    pop_packets_locked (self, item, n, &single, &list);
+    self->num_slots++;
+  } else {
+    GstClockReturn cret;
+    GstClockTimeDiff lateness = 0;
+
+    if (!item->have_slot) {
+      if (!rtp_burst_plan_next (&item->plan, self->rand, &item->slot_time,
+              &item->slot_packets)) {
+        finish_frame_locked (self, item);
+        goto again;
+      }
+      item->have_slot = TRUE;
+    }
+
+    cret = wait_until_locked (self, item->slot_time, FALSE, &lateness);
+    if (cret == GST_CLOCK_UNSCHEDULED)
+      goto again;               /* paused or flushing: re-armed later */
+    if (self->srcresult != GST_FLOW_OK)
+      goto out_flushing;
+    if (cret == GST_CLOCK_EARLY)
+      self->num_late_slots++;
+    if (lateness > 0 && (guint64) lateness > self->max_lateness)
+      self->max_lateness = lateness;
+
+    item->have_slot = FALSE;
+    pop_packets_locked (self, item, item->slot_packets, &single, &list);
+    self->num_slots++;
+  }
+  if (item->closed && g_queue_is_empty (&item->packets))
+    finish_frame_locked (self, item);
+  UNLOCK (self);
+
+  if (single) {
+    gsize size = gst_buffer_get_size (single);
+
+    ret = gst_pad_push (self->srcpad, single);
+    LOCK (self);
+    self->num_bytes += size;
+  } else {
+    gsize size = gst_buffer_list_calculate_size (list);
+
+    ret = gst_pad_push_list (self->srcpad, list);
+    LOCK (self);
+    self->num_bytes += size;
+  }
+  if (self->srcresult != GST_FLOW_OK)
+    goto out_flushing;
+  self->srcresult = ret;
+  if (ret != GST_FLOW_OK)
+    goto out_flushing;
+  UNLOCK (self);
+  post_pending_messages (self);
+  return;
+
+out_flushing:
+  {
+    GstFlowReturn result = self->srcresult;
+
+    GST_DEBUG_OBJECT (self, "pausing task: %s", gst_flow_get_name (result));
+    gst_pad_pause_task (self->srcpad);
+    BROADCAST (self);
+    UNLOCK (self);
+    if (result == GST_FLOW_NOT_LINKED || result < GST_FLOW_EOS) {
+      GST_ELEMENT_FLOW_ERROR (self, result);
+      gst_pad_push_event (self->srcpad, gst_event_new_eos ());
+    }
+    return;
+  }
+}
+
+/* --- activation and states ----------------------------------------------- */
+
+static gboolean
+gst_rtp_burst_pace_src_activate_mode (GstPad * pad, GstObject * parent,
+    GstPadMode mode, gboolean active)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
+
+  if (mode != GST_PAD_MODE_PUSH)
+    return FALSE;
+
+  if (active) {
+    LOCK (self);
+    self->srcresult = GST_FLOW_OK;
+    UNLOCK (self);
+    return gst_pad_start_task (pad, (GstTaskFunction) gst_rtp_burst_pace_loop,
+        gst_object_ref (self), gst_object_unref);
+  }
+
+  LOCK (self);
+  self->srcresult = GST_FLOW_FLUSHING;
+  unschedule_locked (self);
+  BROADCAST (self);
+  UNLOCK (self);
+  return gst_pad_stop_task (pad);
+}
+
+static gboolean
+gst_rtp_burst_pace_sink_activate_mode (GstPad * pad, GstObject * parent,
+    GstPadMode mode, gboolean active)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
+
+  if (mode != GST_PAD_MODE_PUSH)
+    return FALSE;
+
+  if (!active) {
+    /* wake a chain blocked on a full queue */
+    LOCK (self);
+    self->srcresult = GST_FLOW_FLUSHING;
+    unschedule_locked (self);
+    BROADCAST (self);
+    UNLOCK (self);
+  }
+  return TRUE;
+}
+
+static GstStateChangeReturn
+gst_rtp_burst_pace_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (element);
+  GstStateChangeReturn ret;
+  gboolean no_preroll = FALSE;
+
+  switch (transition) {
+    case GST_STATE_CHANGE_READY_TO_PAUSED:
+      LOCK (self);
+      reset_stats_locked (self);
+      reseed_locked (self);
+      self->playing = FALSE;
+      self->prev_end = RTP_BURST_TIME_NONE;
+      self->period_warned = FALSE;
+      gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
+      UNLOCK (self);
+      no_preroll = TRUE;
+      break;
+    case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
+      LOCK (self);
+      self->playing = TRUE;
+      BROADCAST (self);
+      UNLOCK (self);
+      break;
+    case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
+      LOCK (self);
+      self->playing = FALSE;
+      unschedule_locked (self);
+      BROADCAST (self);
+      UNLOCK (self);
+      no_preroll = TRUE;
+      break;
+    default:
+      break;
+  }
+
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  if (ret == GST_STATE_CHANGE_FAILURE)
+    return ret;
+
+  switch (transition) {
+    case GST_STATE_CHANGE_PAUSED_TO_READY:
+      LOCK (self);
+      flush_items_locked (self);
+      rtp_burst_period_estimator_init (&self->est);
+      gst_clear_caps (&self->last_caps);
+      self->period = 0;
+      self->max_payload = 0;
+      self->upstream_latency = 0;
+      UNLOCK (self);
+      break;
+    default:
+      break;
+  }
+
+  if (no_preroll && ret == GST_STATE_CHANGE_SUCCESS)
+    ret = GST_STATE_CHANGE_NO_PREROLL;
+  return ret;
+}
+
+/* --- properties ---------------------------------------------------------- */
+
+static GstStructure *
+create_stats_locked (GstRtpBurstPace * self)
+{
+  return gst_structure_new ("application/x-rtp-burst-pace-stats",
+      "frames", G_TYPE_UINT64, self->num_frames,
+      "packets", G_TYPE_UINT64, self->num_packets,
+      "bytes", G_TYPE_UINT64, self->num_bytes,
+      "slots", G_TYPE_UINT64, self->num_slots,
+      "frame-period", G_TYPE_UINT64, self->period,
+      "frame-period-source", G_TYPE_STRING,
+      rtp_burst_period_source_name (self->period_source),
+      "payload-size", G_TYPE_UINT,
+      self->payload_size ? self->payload_size : self->max_payload,
+      "slot-duration", G_TYPE_UINT64, self->last_slot_duration,
+      "unpaced-frames", G_TYPE_UINT64, self->num_unpaced,
+      "catch-up-frames", G_TYPE_UINT64, self->num_catch_up,
+      "timeout-frames", G_TYPE_UINT64, self->num_timeout_frames,
+      "late-slots", G_TYPE_UINT64, self->num_late_slots,
+      "max-lateness", G_TYPE_UINT64, self->max_lateness,
+      "invalid-packets", G_TYPE_UINT64, self->num_invalid,
+      "flushed-packets", G_TYPE_UINT64, self->num_flushed,
+      "queued-packets", G_TYPE_UINT, self->n_queued_packets,
+      "queued-frames", G_TYPE_UINT, self->n_closed, NULL);
+}
+
+static void
+gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (object);
+
+  LOCK (self);
+  switch (prop_id) {
+    case PROP_BURST_SIZE:
+      self->burst_size = g_value_get_uint (value);
+      break;
+    case PROP_DUTY:
+      self->duty = g_value_get_double (value);
+      self->post_latency = TRUE;
+      break;
+    case PROP_SLOT_JITTER:
+      self->slot_jitter = g_value_get_double (value);
+      self->post_latency = TRUE;
+      break;
+    case PROP_SEED:
+      self->seed = g_value_get_uint (value);
+      reseed_locked (self);
+      break;
+    case PROP_FRAME_PERIOD:
+      self->frame_period = g_value_get_uint64 (value);
+      update_period_locked (self);
+      break;
+    case PROP_PAYLOAD_SIZE:
+      self->payload_size = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  UNLOCK (self);
+  post_pending_messages (self);
+}
+
+static void
+gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (object);
+
+  LOCK (self);
+  switch (prop_id) {
+    case PROP_BURST_SIZE:
+      g_value_set_uint (value, self->burst_size);
+      break;
+    case PROP_DUTY:
+      g_value_set_double (value, self->duty);
+      break;
+    case PROP_SLOT_JITTER:
+      g_value_set_double (value, self->slot_jitter);
+      break;
+    case PROP_SEED:
+      g_value_set_uint (value, self->seed);
+      break;
+    case PROP_FRAME_PERIOD:
+      g_value_set_uint64 (value, self->frame_period);
+      break;
+    case PROP_PAYLOAD_SIZE:
+      g_value_set_uint (value, self->payload_size);
+      break;
+    case PROP_STATS:
+      g_value_take_boxed (value, create_stats_locked (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  UNLOCK (self);
+}
