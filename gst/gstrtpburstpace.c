@@ -116,7 +116,7 @@ typedef struct
 
   /* a frame */
   GQueue packets;               /* GstBuffer *, oldest first */
-  guint n_packets;              /* packets the frame had when it was closed */
+  guint n_packets;              /* packets added to the frame */
   guint64 payload_bytes;
   guint32 rtptime;
   GstClockTime pts, dts;
@@ -565,7 +565,6 @@ close_open_frame_locked (GstRtpBurstPace * self)
   self->open = NULL;
   frame->closed = TRUE;
   frame->ready_time = running_time_now (self);
-  frame->n_packets = g_queue_get_length (&frame->packets);
   self->n_closed++;
 
   rtp_burst_period_estimator_add_frame (&self->est, frame->rtptime,
@@ -644,6 +643,9 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer)
     frame->pts = GST_BUFFER_PTS (buffer);
     frame->dts = GST_BUFFER_DTS (buffer);
     frame->first_arrival = running_time_now (self);
+    /* until ΔT is known a frame leaves as it comes: its packets cannot wait
+     * for the rest of a frame whose period nobody knows */
+    frame->unpaced = self->period == 0;
     g_queue_push_tail (&self->items, frame);
     self->open = frame;
   }
@@ -651,12 +653,13 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer)
   frame = self->open;
   frame->last_arrival = running_time_now (self);
   g_queue_push_tail (&frame->packets, buffer);
+  frame->n_packets++;
   frame->payload_bytes += payload_len;
   self->n_queued_packets++;
   self->max_payload = MAX (self->max_payload, payload_len);
 
   if ((action & RTP_BURST_PACKET_CLOSE_AFTER) ||
-      g_queue_get_length (&frame->packets) >= MAX_FRAME_PACKETS)
+      frame->n_packets >= MAX_FRAME_PACKETS)
     close_open_frame_locked (self);
 
   BROADCAST (self);
@@ -987,22 +990,29 @@ sync_time_locked (GstRtpBurstPace * self, Item * frame)
 }
 
 static void
+start_unpaced_locked (GstRtpBurstPace * self, Item * frame)
+{
+  frame->started = TRUE;
+  frame->unpaced = TRUE;
+  self->num_unpaced++;
+  if (self->period == 0 && ++self->unpaced_since_period >= PERIOD_WARN_FRAMES
+      && !self->period_warned) {
+    self->period_warned = TRUE;
+    self->post_period_warning = TRUE;
+  }
+}
+
+static void
 start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
 {
   RtpBurstStart start;
   guint64 span;
 
-  frame->started = TRUE;
   if (frame->period == 0 || now == RTP_BURST_TIME_NONE) {
-    frame->unpaced = TRUE;
-    self->num_unpaced++;
-    if (self->period == 0 && ++self->unpaced_since_period >= PERIOD_WARN_FRAMES
-        && !self->period_warned) {
-      self->period_warned = TRUE;
-      self->post_period_warning = TRUE;
-    }
+    start_unpaced_locked (self, frame);
     return;
   }
+  frame->started = TRUE;
   self->unpaced_since_period = 0;
 
   span = rtp_burst_span (frame->period, frame->duty);
@@ -1070,29 +1080,27 @@ again:
   if (!item->started) {
     guint64 now = running_time_now (self);
 
-    if (!item->closed && self->period > 0 && now != RTP_BURST_TIME_NONE) {
+    if (item->unpaced) {
+      start_unpaced_locked (self, item);
+    } else if (item->closed) {
+      start_frame_locked (self, item, now);
+    } else {
       /* wait for the rest of the frame, at most one period after its
        * latest packet */
       guint64 deadline = item->last_arrival + self->period;
 
-      if (item->last_arrival == RTP_BURST_TIME_NONE) {
+      if (item->last_arrival == RTP_BURST_TIME_NONE ||
+          now == RTP_BURST_TIME_NONE) {
         WAIT (self);
       } else if (now < deadline) {
         wait_until_locked (self, deadline, TRUE, NULL);
-      } else if (item == self->open) {
+      } else {
         GST_DEBUG_OBJECT (self, "closing frame %u: no packet for one period",
             item->rtptime);
         self->num_timeout_frames++;
         close_open_frame_locked (self);
       }
       goto again;
-    }
-    if (item->closed)
-      start_frame_locked (self, item, now);
-    else {
-      /* period unknown or no clock: what there is leaves now */
-      item->started = item->unpaced = TRUE;
-      self->num_unpaced++;
     }
   }
 

@@ -355,6 +355,9 @@ rtp_burst_plan_init (RtpBurstPlan * plan, guint64 start, guint64 span,
   plan->period = MAX (period, span);
   plan->n_packets = n_packets;
   plan->burst_size = MAX (burst_size, 1);
+  /* Δt = 0 (duty 0): the whole frame is one burst, b_i = n_i */
+  if (span == 0)
+    plan->burst_size = MAX (n_packets, 1);
   /* at least enough slots for all packets: j < k for every slot used */
   plan->n_slots = MAX (n_slots, rtp_burst_slot_count (0, n_packets, 0,
           plan->burst_size));

@@ -1,1 +1,866 @@
-int main(void){return 0;}
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+
+/* Deterministic tests of the rtpburstpace element with GstHarness and
+ * GstTestClock: every expected slot time is exact, in ns. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/check/gsttestclock.h>
+#include <gst/rtp/gstrtpbuffer.h>
+
+#define MS (G_GUINT64_CONSTANT (1000000))
+#define PERIOD (40 * MS)
+
+#define CAPS_BASE "application/x-rtp, media=(string)video, " \
+    "clock-rate=(int)90000, encoding-name=(string)RAW, payload=(int)96"
+#define CAPS_25 CAPS_BASE ", a-framerate=(string)25"
+
+typedef struct
+{
+  GstHarness *h;
+  GstTestClock *clock;
+  guint16 seq_in;               /* next sequence number pushed */
+  guint16 seq_out;              /* next sequence number expected out */
+} Fixture;
+
+static GstBuffer *
+make_packet (guint16 seq, guint32 rtptime, gboolean marker, guint payload_len,
+    GstClockTime pts)
+{
+  GstBuffer *buf = gst_rtp_buffer_new_allocate (payload_len, 0, 0);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp));
+  gst_rtp_buffer_set_payload_type (&rtp, 96);
+  gst_rtp_buffer_set_ssrc (&rtp, 0x12345678);
+  gst_rtp_buffer_set_seq (&rtp, seq);
+  gst_rtp_buffer_set_timestamp (&rtp, rtptime);
+  gst_rtp_buffer_set_marker (&rtp, marker);
+  memset (gst_rtp_buffer_get_payload (&rtp), seq & 0xff, payload_len);
+  gst_rtp_buffer_unmap (&rtp);
+  GST_BUFFER_PTS (buf) = pts;
+  return buf;
+}
+
+static void
+fixture_init (Fixture * f, const gchar * caps, const gchar * first_prop, ...)
+{
+  va_list args;
+
+  f->h = gst_harness_new ("rtpburstpace");
+  f->clock = gst_harness_get_testclock (f->h);
+  f->seq_in = f->seq_out = 65530;       /* also crosses the 16-bit wrap */
+  g_object_set (f->h->element, "slot-jitter", 0.0, NULL);
+  if (first_prop) {
+    va_start (args, first_prop);
+    g_object_set_valist (G_OBJECT (f->h->element), first_prop, args);
+    va_end (args);
+  }
+  if (caps)
+    gst_harness_set_src_caps_str (f->h, caps);
+}
+
+static void
+fixture_clear (Fixture * f)
+{
+  gst_object_unref (f->clock);
+  gst_harness_teardown (f->h);
+}
+
+/* n packets of payload_len bytes with one RTP timestamp; the last one
+ * carries the marker bit if @marker */
+static void
+push_frame_full (Fixture * f, guint32 rtptime, GstClockTime pts, guint n,
+    guint payload_len, gboolean marker)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (f->h, make_packet (f->seq_in++,
+                rtptime, marker && i == n - 1, payload_len, pts)),
+        GST_FLOW_OK);
+}
+
+/* frame number i of a 25 fps stream */
+static void
+push_frame (Fixture * f, guint i, guint n, guint payload_len)
+{
+  push_frame_full (f, 1000 + i * 3600, i * PERIOD, n, payload_len, TRUE);
+}
+
+static void
+pull_packets (Fixture * f, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    GstBuffer *buf = gst_harness_pull (f->h);
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+    fail_unless (buf != NULL);
+    fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
+    /* exactly once and in order */
+    fail_unless_equals_int (gst_rtp_buffer_get_seq (&rtp), f->seq_out);
+    gst_rtp_buffer_unmap (&rtp);
+    f->seq_out++;
+    gst_buffer_unref (buf);
+  }
+}
+
+/* Waits for the element's next clock wait, checks that nothing left early
+ * and that the wait is for @expected, releases it and pulls @n packets. */
+static void
+crank_slot (Fixture * f, GstClockTime expected, guint n)
+{
+  GstClockID id;
+
+  gst_test_clock_wait_for_next_pending_id (f->clock, &id);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (f->h), 0);
+  fail_unless_equals_uint64 (gst_clock_id_get_time (id), expected);
+  gst_clock_id_unref (id);
+  fail_unless (gst_harness_crank_single_clock_wait (f->h));
+  pull_packets (f, n);
+}
+
+/* The slots of a frame: k slots of b packets from t0, Δt apart. */
+static void
+crank_frame (Fixture * f, GstClockTime t0, GstClockTime dt, guint n, guint b)
+{
+  guint j;
+
+  for (j = 0; j * b < n; j++)
+    crank_slot (f, t0 + j * dt, MIN (b, n - j * b));
+}
+
+static GstStructure *
+get_stats (Fixture * f)
+{
+  GstStructure *s;
+
+  g_object_get (f->h->element, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  return s;
+}
+
+static guint64
+stat (Fixture * f, const gchar * field)
+{
+  GstStructure *s = get_stats (f);
+  guint64 v = 0;
+  guint u;
+
+  if (!gst_structure_get_uint64 (s, field, &v)) {
+    fail_unless (gst_structure_get_uint (s, field, &u), "no field %s", field);
+    v = u;
+  }
+  gst_structure_free (s);
+  return v;
+}
+
+/* Waits until the element has nothing queued and is idle. */
+static void
+wait_queue_empty (Fixture * f)
+{
+  while (stat (f, "queued-packets") > 0)
+    g_usleep (1000);
+}
+
+GST_START_TEST (test_cbr_slots)
+{
+  Fixture f;
+
+  /* 30 x 1000 B at 25 fps, b = 1, duty 0.9: Δt = 36 ms / 30 = 1.2 ms */
+  fixture_init (&f, CAPS_25, "burst-size", 1, "duty", 0.9, NULL);
+  push_frame (&f, 0, 30, 1000);
+  crank_frame (&f, 0, 1200000, 30, 1);
+  push_frame (&f, 1, 30, 1000);
+  crank_frame (&f, PERIOD, 1200000, 30, 1);
+  push_frame (&f, 2, 30, 1000);
+  crank_frame (&f, 2 * PERIOD, 1200000, 30, 1);
+
+  fail_unless_equals_uint64 (stat (&f, "frames"), 3);
+  fail_unless_equals_uint64 (stat (&f, "packets"), 90);
+  fail_unless_equals_uint64 (stat (&f, "slots"), 90);
+  fail_unless_equals_uint64 (stat (&f, "slot-duration"), 1200000);
+  fail_unless_equals_uint64 (stat (&f, "frame-period"), PERIOD);
+  fail_unless_equals_uint64 (stat (&f, "catch-up-frames"), 0);
+  fail_unless_equals_uint64 (stat (&f, "unpaced-frames"), 0);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_vbr_slots)
+{
+  Fixture f;
+
+  /* Δt follows each frame's size */
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 10, 1200);
+  crank_frame (&f, 0, 3600000, 10, 1);
+  push_frame (&f, 1, 25, 1200);
+  crank_frame (&f, PERIOD, 1440000, 25, 1);
+  push_frame (&f, 2, 1, 1200);
+  crank_frame (&f, 2 * PERIOD, 0, 1, 1);
+  /* an I-frame of 72 packets: 0.5 ms */
+  push_frame (&f, 3, 72, 1200);
+  crank_frame (&f, 3 * PERIOD, 500000, 72, 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_small_packets_never_exceed_b)
+{
+  Fixture f;
+
+  /* p = 1200 seen first; then a frame of 20 small packets:
+   * ceil (f / (p b)) = 1 slot, but ceil (n / b) = 20 wins */
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 1, 1200);
+  crank_frame (&f, 0, 0, 1, 1);
+  push_frame (&f, 1, 20, 100);
+  crank_frame (&f, PERIOD, 1800000, 20, 1);
+  fail_unless_equals_uint64 (stat (&f, "payload-size"), 1200);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+static const guint burst_sizes[] = { 1, 2, 7 };
+
+GST_START_TEST (test_burst_size)
+{
+  guint b = burst_sizes[__i__];
+  guint k = (30 + b - 1) / b;
+  Fixture f;
+
+  /* b = 7: slots of 7 7 7 7 2 packets, Δt = 36 ms / 5 */
+  fixture_init (&f, CAPS_25, "burst-size", b, NULL);
+  push_frame (&f, 0, 30, 1000);
+  crank_frame (&f, 0, 36 * MS / k, 30, b);
+  fail_unless_equals_uint64 (stat (&f, "slots"), k);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_duty)
+{
+  Fixture f;
+  guint j;
+
+  /* duty 1: 40 ms / 30, offsets floor (40 ms j / 30) */
+  fixture_init (&f, CAPS_25, "duty", 1.0, NULL);
+  push_frame (&f, 0, 30, 1000);
+  for (j = 0; j < 30; j++)
+    crank_slot (&f, PERIOD * j / 30, 1);
+  fixture_clear (&f);
+
+  fixture_init (&f, CAPS_25, "duty", 0.5, NULL);
+  push_frame (&f, 0, 30, 1000);
+  for (j = 0; j < 30; j++)
+    crank_slot (&f, 20 * MS * j / 30, 1);
+  fixture_clear (&f);
+
+  /* duty 0: the whole frame in one slot at its sync time, a burst */
+  fixture_init (&f, CAPS_25, "duty", 0.0, NULL);
+  push_frame (&f, 0, 30, 1000);
+  crank_slot (&f, 0, 30);
+  push_frame (&f, 1, 30, 1000);
+  crank_slot (&f, PERIOD, 30);
+  fail_unless_equals_uint64 (stat (&f, "slots"), 2);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+static void
+collect_slot_times (guint seed, GstClockTime * times, guint n)
+{
+  Fixture f;
+  GstClockID id;
+  guint j;
+
+  fixture_init (&f, CAPS_25, "slot-jitter", 0.01, "seed", seed, NULL);
+  push_frame (&f, 0, n, 1000);
+  for (j = 0; j < n; j++) {
+    gst_test_clock_wait_for_next_pending_id (f.clock, &id);
+    times[j] = gst_clock_id_get_time (id);
+    gst_clock_id_unref (id);
+    fail_unless (gst_harness_crank_single_clock_wait (f.h));
+    pull_packets (&f, 1);
+  }
+  fixture_clear (&f);
+}
+
+GST_START_TEST (test_randomization)
+{
+  GstClockTime a[30], b[30], c[30];
+  gdouble dt = 36.0 * MS / 30;
+  gboolean differs = FALSE;
+  guint j;
+
+  collect_slot_times (1234, a, 30);
+  collect_slot_times (1234, b, 30);
+  collect_slot_times (4321, c, 30);
+  fail_unless_equals_uint64 (a[0], 0);
+  for (j = 1; j < 30; j++) {
+    gdouble d = (gdouble) (a[j] - a[j - 1]);
+
+    fail_unless (d >= dt * 0.99 - 1 && d <= dt * 1.01 + 1,
+        "slot %u lasts %.0f ns, nominal %.0f", j - 1, d, dt);
+    fail_unless_equals_uint64 (a[j], b[j]);
+    differs |= a[j] != c[j];
+  }
+  fail_unless (differs, "different seeds gave the same slots");
+  fail_unless (a[29] < PERIOD);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_period_from_property)
+{
+  Fixture f;
+
+  /* the property wins over a-framerate */
+  fixture_init (&f, CAPS_25, "frame-period", 20 * MS, NULL);
+  push_frame_full (&f, 1000, 0, 10, 1000, TRUE);
+  crank_frame (&f, 0, 1800000, 10, 1);
+  fail_unless_equals_string (gst_structure_get_string (get_stats (&f),
+          "frame-period-source"), "property");
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_period_from_framerate_fraction)
+{
+  Fixture f;
+
+  fixture_init (&f, CAPS_BASE ", a-framerate=(string)30000/1001", NULL);
+  push_frame_full (&f, 1000, 0, 10, 1000, TRUE);
+  /* ΔT 33366667 ns, span 30030000 ns, 10 slots */
+  crank_frame (&f, 0, 3003000, 10, 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_period_from_rtptime)
+{
+  Fixture f;
+
+  /* no a-framerate: ΔT comes from the RTP timestamps once two frames are
+   * complete; until then frames leave unpaced, as they come */
+  fixture_init (&f, CAPS_BASE, NULL);
+  push_frame (&f, 0, 10, 1000);
+  pull_packets (&f, 10);
+  push_frame (&f, 1, 10, 1000);
+  pull_packets (&f, 10);
+  fail_unless_equals_uint64 (stat (&f, "unpaced-frames"), 2);
+  fail_unless_equals_uint64 (stat (&f, "frame-period"), PERIOD);
+  fail_unless_equals_string (gst_structure_get_string (get_stats (&f),
+          "frame-period-source"), "rtp-timestamps");
+
+  push_frame (&f, 2, 10, 1000);
+  crank_frame (&f, 2 * PERIOD, 3600000, 10, 1);
+  fail_unless_equals_uint64 (stat (&f, "unpaced-frames"), 2);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_period_from_rtptime_bframes)
+{
+  Fixture f;
+  /* decoding order I0 P3 B1 B2 P6: frames 4 and 5 dropped */
+  static const guint order[] = { 0, 3, 1, 2, 6 };
+  static const GstClockTime period_after[] = { 0, 3 * PERIOD, 3 * PERIOD,
+    PERIOD, PERIOD
+  };
+  guint i;
+
+  /* duty 0: one slot per frame, at its sync time */
+  fixture_init (&f, CAPS_BASE, "duty", 0.0, NULL);
+  for (i = 0; i < G_N_ELEMENTS (order); i++) {
+    GstClockTime pts = order[i] * PERIOD;
+
+    push_frame_full (&f, 1000 + order[i] * 3600, pts, 4, 1000, TRUE);
+    if (i < 2)
+      pull_packets (&f, 4);     /* unpaced: ΔT not known while it came */
+    else
+      crank_slot (&f, pts, 4);
+    fail_unless_equals_uint64 (stat (&f, "frame-period"), period_after[i]);
+  }
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_close_by_timestamp_change)
+{
+  Fixture f;
+
+  /* no marker bits: a frame ends when the next timestamp arrives */
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame_full (&f, 1000, 0, 10, 1000, FALSE);
+  push_frame_full (&f, 1000 + 3600, PERIOD, 10, 1000, FALSE);
+  crank_frame (&f, 0, 3600000, 10, 1);
+  /* the second frame is still open: its timeout is one period after its
+   * last packet came (at running time 0), then it is paced */
+  crank_slot (&f, PERIOD, 0);
+  crank_frame (&f, PERIOD, 3600000, 10, 1);
+  fail_unless_equals_uint64 (stat (&f, "timeout-frames"), 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_close_by_timeout)
+{
+  Fixture f;
+
+  fixture_init (&f, CAPS_25, NULL);
+  gst_test_clock_set_time (f.clock, 5 * MS);
+  push_frame_full (&f, 1000, 0, 10, 1000, FALSE);
+  /* no marker, nothing after it: closed one period after the last packet */
+  crank_slot (&f, 5 * MS + PERIOD, 0);
+  /* then paced from now, its sync time (0) having passed */
+  crank_frame (&f, 45 * MS, 3600000, 10, 1);
+  fail_unless_equals_uint64 (stat (&f, "timeout-frames"), 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_close_by_eos)
+{
+  Fixture f;
+  GstEvent *ev;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame_full (&f, 1000, 0, 10, 1000, FALSE);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  /* EOS closes the frame, its slots are paced, then EOS follows */
+  crank_frame (&f, 0, 3600000, 10, 1);
+  while ((ev = gst_harness_pull_event (f.h))) {
+    if (GST_EVENT_TYPE (ev) == GST_EVENT_EOS) {
+      gst_event_unref (ev);
+      break;
+    }
+    gst_event_unref (ev);
+  }
+  fail_unless_equals_uint64 (stat (&f, "timeout-frames"), 0);
+  fail_unless_equals_uint64 (stat (&f, "frames"), 1);
+  /* after EOS the chain refuses data */
+  fail_unless_equals_int (gst_harness_push (f.h, make_packet (1, 1, TRUE,
+              100, 0)), GST_FLOW_EOS);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_eos_drains_before_forwarding)
+{
+  Fixture f;
+  GstEvent *ev;
+  guint j;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 5, 1000);
+  push_frame (&f, 1, 5, 1000);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+
+  /* drop stream-start, caps and segment */
+  do {
+    ev = gst_harness_pull_event (f.h);
+    fail_unless (ev != NULL);
+    j = GST_EVENT_TYPE (ev);
+    gst_event_unref (ev);
+  } while (j != GST_EVENT_SEGMENT);
+
+  for (j = 0; j < 5; j++) {
+    crank_slot (&f, j * 7200000, 1);
+    fail_unless_equals_int (gst_harness_events_in_queue (f.h), 0);
+  }
+  for (j = 0; j < 5; j++) {
+    fail_unless_equals_int (gst_harness_events_in_queue (f.h), 0);
+    crank_slot (&f, PERIOD + j * 7200000, 1);
+  }
+  ev = gst_harness_pull_event (f.h);
+  fail_unless_equals_int (GST_EVENT_TYPE (ev), GST_EVENT_EOS);
+  gst_event_unref (ev);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_buffer_list_input)
+{
+  Fixture f;
+  GstBufferList *list = gst_buffer_list_new ();
+  guint i;
+
+  /* rtpvrawpay style: one list with two whole frames */
+  fixture_init (&f, CAPS_25, NULL);
+  for (i = 0; i < 20; i++)
+    gst_buffer_list_add (list, make_packet (f.seq_in++, 1000 + (i / 10) * 3600,
+            i % 10 == 9, 1000, (i / 10) * PERIOD));
+  fail_unless_equals_int (gst_pad_push_list (f.h->srcpad, list), GST_FLOW_OK);
+  crank_frame (&f, 0, 3600000, 10, 1);
+  crank_frame (&f, PERIOD, 3600000, 10, 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_late_frames_catch_up)
+{
+  Fixture f;
+  guint j;
+
+  /* three frames arrive together, 200 ms after the first was due */
+  fixture_init (&f, CAPS_25, NULL);
+  gst_test_clock_set_time (f.clock, 200 * MS);
+  push_frame (&f, 0, 10, 1000);
+  push_frame (&f, 1, 10, 1000);
+  push_frame (&f, 2, 10, 1000);
+  /* the first is spread as usual from now */
+  crank_frame (&f, 200 * MS, 3600000, 10, 1);
+  /* the backlog: held back 36 and 54 ms, each spread over half a span,
+   * 18 ms, not sent as a burst */
+  crank_frame (&f, 236 * MS, 1800000, 10, 1);
+  crank_frame (&f, 254 * MS, 1800000, 10, 1);
+  fail_unless_equals_uint64 (stat (&f, "catch-up-frames"), 2);
+
+  /* the next frame is on time again: due at 280 ms, full span */
+  push_frame (&f, 7, 10, 1000);
+  for (j = 0; j < 10; j++)
+    crank_slot (&f, 280 * MS + j * 3600000, 1);
+  fail_unless_equals_uint64 (stat (&f, "catch-up-frames"), 2);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_latency_query)
+{
+  Fixture f;
+  GstQuery *q;
+  GstClockTime min, max;
+  gboolean live;
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+
+  fixture_init (&f, NULL, NULL);
+  g_object_set (f.h->element, "slot-jitter", 0.01, NULL);
+  gst_element_set_bus (f.h->element, bus);
+  gst_harness_set_upstream_latency (f.h, 10 * MS);
+
+  /* ΔT unknown: nothing added */
+  q = gst_query_new_latency ();
+  fail_unless (gst_pad_peer_query (f.h->sinkpad, q));
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless_equals_uint64 (min, 10 * MS);
+  gst_query_unref (q);
+
+  /* a-framerate gives ΔT: a latency message, and 36 ms * 1.01 more */
+  gst_harness_set_src_caps_str (f.h, CAPS_25);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+
+  q = gst_query_new_latency ();
+  fail_unless (gst_pad_peer_query (f.h->sinkpad, q));
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless_equals_uint64 (min, 10 * MS + 36360000);
+  /* upstream's unbounded maximum stays unbounded */
+  fail_unless_equals_uint64 (max, GST_CLOCK_TIME_NONE);
+  gst_query_unref (q);
+
+  /* the sync time includes the upstream latency */
+  g_object_set (f.h->element, "slot-jitter", 0.0, NULL);
+  push_frame (&f, 0, 10, 1000);
+  crank_frame (&f, 10 * MS, 3600000, 10, 1);
+
+  gst_element_set_bus (f.h->element, NULL);
+  gst_object_unref (bus);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_flush_mid_frame)
+{
+  Fixture f;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 10, 1000);
+  crank_slot (&f, 0, 1);
+  crank_slot (&f, 3600000, 1);
+  /* 8 packets of frame 0 waiting and half of frame 1 open */
+  push_frame_full (&f, 1000 + 3600, PERIOD, 5, 1000, FALSE);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_stop (TRUE)));
+  fail_unless_equals_uint64 (stat (&f, "flushed-packets"), 13);
+  fail_unless_equals_uint64 (stat (&f, "queued-packets"), 0);
+
+  /* after the flush, a new segment and frames are paced normally */
+  gst_harness_push_event (f.h, gst_event_new_segment (&(GstSegment) {
+          .format = GST_FORMAT_TIME,.rate = 1.0,.applied_rate = 1.0,
+          .start = 0,.stop = GST_CLOCK_TIME_NONE,.time = 0,
+          .position = 0,.duration = GST_CLOCK_TIME_NONE}));
+  gst_test_clock_set_time (f.clock, 2 * PERIOD);
+  f.seq_out = f.seq_in;
+  push_frame (&f, 2, 10, 1000);
+  crank_frame (&f, 2 * PERIOD, 3600000, 10, 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_pause_resume_no_burst)
+{
+  Fixture f;
+  guint j;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 10, 1000);
+  for (j = 0; j < 4; j++)
+    crank_slot (&f, j * 3600000, 1);
+
+  /* slot 4 is pending; pause for one second */
+  gst_test_clock_wait_for_next_pending_id (f.clock, NULL);
+  fail_unless_equals_int (gst_element_set_state (f.h->element,
+          GST_STATE_PAUSED), GST_STATE_CHANGE_NO_PREROLL);
+  gst_test_clock_advance_time (f.clock, 1000 * MS);
+  /* as a pipeline does, running time stands still while paused */
+  gst_element_set_base_time (f.h->element, 1000 * MS);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (f.h), 0);
+  fail_unless_equals_int (gst_element_set_state (f.h->element,
+          GST_STATE_PLAYING), GST_STATE_CHANGE_SUCCESS);
+
+  /* the remaining slots keep their spacing, shifted by the pause */
+  for (j = 4; j < 10; j++)
+    crank_slot (&f, 1000 * MS + j * 3600000, 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_ready_unschedules)
+{
+  Fixture f;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 10, 1000);
+  push_frame (&f, 1, 10, 1000);
+  crank_slot (&f, 0, 1);
+  gst_test_clock_wait_for_next_pending_id (f.clock, NULL);
+  /* a pending wait must not keep READY from returning */
+  fail_unless_equals_int (gst_element_set_state (f.h->element,
+          GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (gst_test_clock_peek_id_count (f.clock), 0);
+  fail_unless_equals_uint64 (stat (&f, "flushed-packets"), 19);
+  fail_unless_equals_uint64 (stat (&f, "queued-packets"), 0);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_invalid_packets)
+{
+  Fixture f;
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *err = NULL;
+  static const guint8 garbage[] = { 0x00, 0x01, 0x02 };
+
+  fixture_init (&f, CAPS_25, NULL);
+  gst_element_set_bus (f.h->element, bus);
+  push_frame_full (&f, 1000, 0, 2, 1000, FALSE);
+  fail_unless_equals_int (gst_harness_push (f.h,
+          gst_buffer_new_memdup (garbage, sizeof (garbage))), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (f.h,
+          gst_buffer_new_memdup (garbage, sizeof (garbage))), GST_FLOW_OK);
+  push_frame_full (&f, 1000, 0, 2, 1000, TRUE);
+  crank_frame (&f, 0, 9 * MS, 4, 1);
+  fail_unless_equals_uint64 (stat (&f, "invalid-packets"), 2);
+
+  /* one warning for both (rate-limited), naming the problem */
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL);
+  gst_message_parse_warning (msg, &err, NULL);
+  fail_unless (strstr (err->message, "RTP") != NULL);
+  g_error_free (err);
+  gst_message_unref (msg);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+
+  gst_element_set_bus (f.h->element, NULL);
+  gst_object_unref (bus);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_refuses_non_rtp_caps)
+{
+  GstHarness *h = gst_harness_new ("rtpburstpace");
+  GstCaps *caps = gst_caps_from_string ("video/x-raw");
+
+  fail_if (gst_pad_query_accept_caps (h->element->sinkpads->data, caps));
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_property_ranges)
+{
+  GstElement *e = gst_element_factory_make ("rtpburstpace", NULL);
+  GParamSpec *ps;
+
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "duty");
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->minimum, 0.0);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->maximum, 1.0);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->default_value, 0.9);
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "burst-size");
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (ps)->minimum, 1);
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "slot-jitter");
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->default_value, 0.01);
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "stats");
+  fail_if (ps->flags & G_PARAM_WRITABLE);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_stats_fields)
+{
+  static const gchar *u64[] = { "frames", "packets", "bytes", "slots",
+    "frame-period", "slot-duration", "unpaced-frames", "catch-up-frames",
+    "timeout-frames", "late-slots", "max-lateness", "invalid-packets",
+    "flushed-packets"
+  };
+  Fixture f;
+  GstStructure *s;
+  guint i;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 3, 1000);
+  crank_frame (&f, 0, 12 * MS, 3, 1);
+  wait_queue_empty (&f);
+
+  s = get_stats (&f);
+  fail_unless (gst_structure_has_name (s,
+          "application/x-rtp-burst-pace-stats"));
+  for (i = 0; i < G_N_ELEMENTS (u64); i++)
+    fail_unless (gst_structure_has_field_typed (s, u64[i], G_TYPE_UINT64),
+        "%s", u64[i]);
+  fail_unless (gst_structure_has_field_typed (s, "queued-packets",
+          G_TYPE_UINT));
+  fail_unless (gst_structure_has_field_typed (s, "queued-frames",
+          G_TYPE_UINT));
+  fail_unless (gst_structure_has_field_typed (s, "payload-size", G_TYPE_UINT));
+  fail_unless_equals_string (gst_structure_get_string (s,
+          "frame-period-source"), "caps");
+  gst_structure_free (s);
+
+  fail_unless_equals_uint64 (stat (&f, "frames"), 1);
+  fail_unless_equals_uint64 (stat (&f, "packets"), 3);
+  /* 12 B header + 1000 B payload */
+  fail_unless_equals_uint64 (stat (&f, "bytes"), 3 * 1012);
+  fail_unless_equals_uint64 (stat (&f, "slots"), 3);
+  fail_unless_equals_uint64 (stat (&f, "payload-size"), 1000);
+  fail_unless_equals_uint64 (stat (&f, "late-slots"), 0);
+  fail_unless_equals_uint64 (stat (&f, "max-lateness"), 0);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_packets_unchanged)
+{
+  Fixture f;
+  GstBuffer *in = make_packet (7, 1000, TRUE, 500, 0), *out;
+  GstMapInfo a, b;
+
+  fixture_init (&f, CAPS_25, NULL);
+  GST_BUFFER_DTS (in) = 0;
+  gst_harness_push (f.h, gst_buffer_ref (in));
+  fail_unless (gst_harness_crank_single_clock_wait (f.h));
+  out = gst_harness_pull (f.h);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (in));
+  fail_unless_equals_uint64 (GST_BUFFER_DTS (out), GST_BUFFER_DTS (in));
+  gst_buffer_map (in, &a, GST_MAP_READ);
+  gst_buffer_map (out, &b, GST_MAP_READ);
+  fail_unless_equals_int (a.size, b.size);
+  fail_unless (memcmp (a.data, b.data, a.size) == 0);
+  gst_buffer_unmap (in, &a);
+  gst_buffer_unmap (out, &b);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpburstpace_suite (void)
+{
+  Suite *s = suite_create ("rtpburstpace");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_cbr_slots);
+  tcase_add_test (tc, test_vbr_slots);
+  tcase_add_test (tc, test_small_packets_never_exceed_b);
+  tcase_add_loop_test (tc, test_burst_size, 0, G_N_ELEMENTS (burst_sizes));
+  tcase_add_test (tc, test_duty);
+  tcase_add_test (tc, test_randomization);
+  tcase_add_test (tc, test_period_from_property);
+  tcase_add_test (tc, test_period_from_framerate_fraction);
+  tcase_add_test (tc, test_period_from_rtptime);
+  tcase_add_test (tc, test_period_from_rtptime_bframes);
+  tcase_add_test (tc, test_close_by_timestamp_change);
+  tcase_add_test (tc, test_close_by_timeout);
+  tcase_add_test (tc, test_close_by_eos);
+  tcase_add_test (tc, test_eos_drains_before_forwarding);
+  tcase_add_test (tc, test_buffer_list_input);
+  tcase_add_test (tc, test_late_frames_catch_up);
+  tcase_add_test (tc, test_latency_query);
+  tcase_add_test (tc, test_flush_mid_frame);
+  tcase_add_test (tc, test_pause_resume_no_burst);
+  tcase_add_test (tc, test_ready_unschedules);
+  tcase_add_test (tc, test_invalid_packets);
+  tcase_add_test (tc, test_refuses_non_rtp_caps);
+  tcase_add_test (tc, test_property_ranges);
+  tcase_add_test (tc, test_stats_fields);
+  tcase_add_test (tc, test_packets_unchanged);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpburstpace);
