@@ -379,7 +379,18 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
-          "Statistics (application/x-rtp-burst-pace-stats)",
+          "Statistics, a GstStructure application/x-rtp-burst-pace-stats: "
+          "frames, packets, bytes, slots (released so far); frame-period "
+          "(ns, 0 = unknown) and frame-period-source (property, caps, "
+          "rtp-timestamps, arrival, unknown); payload-size (p in use, bytes); "
+          "slot-duration (Δt of the last paced frame, ns); unpaced-frames "
+          "(ΔT unknown or no clock); catch-up-frames (slots shortened after "
+          "being held back by the previous frame); timeout-frames (closed "
+          "after one period without packets); late-slots (slot time already "
+          "past when the wait began); max-lateness (largest delay of a slot "
+          "after its time, ns); invalid-packets (not RTP, dropped); "
+          "flushed-packets (discarded by flushes and READY); queued-packets "
+          "and queued-frames (waiting now)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
@@ -387,8 +398,9 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
 
   gst_element_class_set_static_metadata (element_class,
       "RTP burst control", "Filter/Network/RTP",
-      "Spreads the packets of each frame over the frame period in slots of "
-      "b packets (burst control), keeping the bit rate",
+      "Burst control: spreads the packets of each frame over duty x the "
+      "frame period in slots of burst-size packets, on the pipeline clock, "
+      "keeping the bit rate. Use sync=false on the sink after it",
       "The rtpburstpace authors");
 
   element_class->change_state =

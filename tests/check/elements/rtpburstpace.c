@@ -787,6 +787,15 @@ GST_START_TEST (test_stats_fields)
   fail_unless (gst_structure_has_field_typed (s, "payload-size", G_TYPE_UINT));
   fail_unless_equals_string (gst_structure_get_string (s,
           "frame-period-source"), "caps");
+  /* gst-inspect documents every field in the property's blurb */
+  for (i = 0; i < (guint) gst_structure_n_fields (s); i++) {
+    const gchar *blurb = g_param_spec_get_blurb (g_object_class_find_property
+        (G_OBJECT_GET_CLASS (f.h->element), "stats"));
+
+    fail_unless (strstr (blurb, gst_structure_nth_field_name (s, i)) != NULL,
+        "stats field %s is not documented", gst_structure_nth_field_name (s,
+            i));
+  }
   gst_structure_free (s);
 
   fail_unless_equals_uint64 (stat (&f, "frames"), 1);
