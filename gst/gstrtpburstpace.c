@@ -93,6 +93,8 @@ GST_DEBUG_CATEGORY_STATIC (rtp_burst_pace_debug);
 #define DEFAULT_SEED          0
 #define DEFAULT_FRAME_PERIOD  0
 #define DEFAULT_PAYLOAD_SIZE  0
+#define DEFAULT_MIN_SLOT_DURATION 0
+#define MAX_MIN_SLOT_DURATION (GST_SECOND)
 
 #define MAX_SLOT_JITTER       0.5
 #define MAX_PAYLOAD_SIZE      65535
@@ -106,6 +108,7 @@ enum
   PROP_SEED,
   PROP_FRAME_PERIOD,
   PROP_PAYLOAD_SIZE,
+  PROP_MIN_SLOT_DURATION,
   PROP_STATS,
 };
 
@@ -168,9 +171,11 @@ struct _GstRtpBurstPace
   guint seed;
   guint64 frame_period;
   guint payload_size;
+  guint64 min_slot_duration;
 
   /* schedule */
   RtpBurstPeriodEstimator est;
+  RtpBurstWakeupTracker wakeups;
   GstCaps *last_caps;
   guint max_payload;
   guint64 period;
@@ -190,6 +195,7 @@ struct _GstRtpBurstPace
   /* stats */
   guint64 num_frames, num_packets, num_bytes, num_slots;
   guint64 last_slot_duration;
+  guint last_burst_size;
   guint64 num_unpaced, num_catch_up, num_timeout_frames;
   guint64 num_late_slots, max_lateness;
   guint64 num_invalid, num_flushed;
@@ -348,6 +354,26 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
           G_PARAM_STATIC_STRINGS));
 
   /**
+   * GstRtpBurstPace:min-slot-duration:
+   *
+   * The shortest slot worth a clock wait, in ns.  When equation (2) gives
+   * shorter slots (raw video at high rates: ~10 µs per packet), the element
+   * raises the burst size of that frame until its slots are at least this
+   * long, instead of scheduling waits the timer cannot meet; the frame
+   * still spreads over duty·ΔT.  0 (default) is automatic: twice the median
+   * wake-up lateness of the last 64 clock waits, within 50 µs … 1 ms
+   * (100 µs until measured).  1 turns the minimum off.
+   */
+  g_object_class_install_property (gobject_class, PROP_MIN_SLOT_DURATION,
+      g_param_spec_uint64 ("min-slot-duration", "Minimum slot duration",
+          "Shortest slot in ns; shorter slots get more packets each "
+          "(0 = automatic from the measured clock wake-up lateness, "
+          "1 = no minimum)",
+          0, MAX_MIN_SLOT_DURATION, DEFAULT_MIN_SLOT_DURATION,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
    * GstRtpBurstPace:stats:
    *
    * A #GstStructure named application/x-rtp-burst-pace-stats:
@@ -361,6 +387,9 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    *   "caps", "rtp-timestamps", "arrival" or "unknown"
    * * #guint `payload-size`: the p in use, in bytes
    * * #guint64 `slot-duration`: Δt of the last paced frame, in ns
+   * * #guint `effective-burst-size`: b of the last paced frame, after
+   *   #GstRtpBurstPace:min-slot-duration raised it
+   * * #guint64 `min-slot-duration`: the minimum slot duration in use, ns
    * * #guint64 `unpaced-frames`: frames released without pacing, because
    *   ΔT was not known yet or the element had no clock
    * * #guint64 `catch-up-frames`: frames whose slots were shortened because
@@ -383,7 +412,9 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
           "frames, packets, bytes, slots (released so far); frame-period "
           "(ns, 0 = unknown) and frame-period-source (property, caps, "
           "rtp-timestamps, arrival, unknown); payload-size (p in use, bytes); "
-          "slot-duration (Δt of the last paced frame, ns); unpaced-frames "
+          "slot-duration (Δt of the last paced frame, ns); "
+          "effective-burst-size (b of the last paced frame after "
+          "min-slot-duration); min-slot-duration (in use, ns); unpaced-frames "
           "(ΔT unknown or no clock); catch-up-frames (slots shortened after "
           "being held back by the previous frame); timeout-frames (closed "
           "after one period without packets); late-slots (slot time already "
@@ -445,6 +476,8 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->seed = DEFAULT_SEED;
   self->frame_period = DEFAULT_FRAME_PERIOD;
   self->payload_size = DEFAULT_PAYLOAD_SIZE;
+  self->min_slot_duration = DEFAULT_MIN_SLOT_DURATION;
+  rtp_burst_wakeup_tracker_init (&self->wakeups);
   self->rand = g_rand_new ();
   self->upstream_latency = 0;
   self->prev_end = RTP_BURST_TIME_NONE;
@@ -518,6 +551,7 @@ reset_stats_locked (GstRtpBurstPace * self)
 {
   self->num_frames = self->num_packets = self->num_bytes = 0;
   self->num_slots = self->last_slot_duration = 0;
+  self->last_burst_size = 0;
   self->num_unpaced = self->num_catch_up = self->num_timeout_frames = 0;
   self->num_late_slots = self->max_lateness = 0;
   self->num_invalid = self->num_flushed = 0;
@@ -565,6 +599,14 @@ update_period_locked (GstRtpBurstPace * self)
   self->period_source = source;
 }
 
+static guint64
+min_slot_locked (GstRtpBurstPace * self)
+{
+  if (self->min_slot_duration)
+    return self->min_slot_duration;
+  return self->wakeups.auto_min_slot;
+}
+
 static void
 close_open_frame_locked (GstRtpBurstPace * self)
 {
@@ -590,6 +632,9 @@ close_open_frame_locked (GstRtpBurstPace * self)
   frame->slot_jitter = self->slot_jitter;
   frame->n_slots = rtp_burst_slot_count (frame->payload_bytes,
       frame->n_packets, p, frame->burst_size);
+  frame->burst_size = rtp_burst_coarsen (frame->n_packets,
+      rtp_burst_span (frame->period, frame->duty), min_slot_locked (self),
+      &frame->n_slots, frame->burst_size);
 
   GST_LOG_OBJECT (self, "closed frame rtptime %u: %u packets, %"
       G_GUINT64_FORMAT " payload bytes, %u slots", frame->rtptime,
@@ -601,9 +646,10 @@ close_open_frame_locked (GstRtpBurstPace * self)
   BROADCAST (self);
 }
 
-/* Runs with the lock held; may release it while blocking on a full queue. */
+/* Runs with the lock held; may release it while blocking on a full queue.
+ * @now: running time of the packet's arrival (one reading per buffer list) */
 static GstFlowReturn
-handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer)
+handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer, guint64 now)
 {
   GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
   RtpBurstPacketAction action;
@@ -654,7 +700,7 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer)
     frame->rtptime = rtptime;
     frame->pts = GST_BUFFER_PTS (buffer);
     frame->dts = GST_BUFFER_DTS (buffer);
-    frame->first_arrival = running_time_now (self);
+    frame->first_arrival = now;
     /* until ΔT is known a frame leaves as it comes: its packets cannot wait
      * for the rest of a frame whose period nobody knows */
     frame->unpaced = self->period == 0;
@@ -663,7 +709,7 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer)
   }
 
   frame = self->open;
-  frame->last_arrival = running_time_now (self);
+  frame->last_arrival = now;
   g_queue_push_tail (&frame->packets, buffer);
   frame->n_packets++;
   frame->payload_bytes += payload_len;
@@ -714,10 +760,11 @@ static GstFlowReturn
 gst_rtp_burst_pace_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
 {
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
+  guint64 now = running_time_now (self);
   GstFlowReturn ret;
 
   LOCK (self);
-  ret = handle_packet_locked (self, buffer);
+  ret = handle_packet_locked (self, buffer, now);
   UNLOCK (self);
   post_pending_messages (self);
   return ret;
@@ -730,11 +777,12 @@ gst_rtp_burst_pace_chain_list (GstPad * pad, GstObject * parent,
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
   GstFlowReturn ret = GST_FLOW_OK;
   guint i, len = gst_buffer_list_length (list);
+  guint64 now = running_time_now (self);
 
   LOCK (self);
   for (i = 0; i < len && ret == GST_FLOW_OK; i++)
     ret = handle_packet_locked (self,
-        gst_buffer_ref (gst_buffer_list_get (list, i)));
+        gst_buffer_ref (gst_buffer_list_get (list, i)), now);
   UNLOCK (self);
   gst_buffer_list_unref (list);
   post_pending_messages (self);
@@ -1039,6 +1087,7 @@ start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
   rtp_burst_plan_init (&frame->plan, start.start, start.span, frame->period,
       frame->n_packets, frame->n_slots, frame->burst_size, frame->slot_jitter);
   self->last_slot_duration = rtp_burst_plan_slot_duration (&frame->plan);
+  self->last_burst_size = frame->plan.burst_size;
 }
 
 static void
@@ -1148,6 +1197,8 @@ again:
       goto out_flushing;
     if (cret == GST_CLOCK_EARLY)
       self->num_late_slots++;
+    else
+      rtp_burst_wakeup_tracker_add (&self->wakeups, MAX (lateness, 0));
     if (lateness > 0 && (guint64) lateness > self->max_lateness)
       self->max_lateness = lateness;
 
@@ -1257,6 +1308,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       LOCK (self);
       reset_stats_locked (self);
       reseed_locked (self);
+      rtp_burst_wakeup_tracker_init (&self->wakeups);
       self->playing = FALSE;
       self->prev_end = RTP_BURST_TIME_NONE;
       self->period_warned = FALSE;
@@ -1322,6 +1374,8 @@ create_stats_locked (GstRtpBurstPace * self)
       "payload-size", G_TYPE_UINT,
       self->payload_size ? self->payload_size : self->max_payload,
       "slot-duration", G_TYPE_UINT64, self->last_slot_duration,
+      "effective-burst-size", G_TYPE_UINT, self->last_burst_size,
+      "min-slot-duration", G_TYPE_UINT64, min_slot_locked (self),
       "unpaced-frames", G_TYPE_UINT64, self->num_unpaced,
       "catch-up-frames", G_TYPE_UINT64, self->num_catch_up,
       "timeout-frames", G_TYPE_UINT64, self->num_timeout_frames,
@@ -1363,6 +1417,9 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
     case PROP_PAYLOAD_SIZE:
       self->payload_size = g_value_get_uint (value);
       break;
+    case PROP_MIN_SLOT_DURATION:
+      self->min_slot_duration = g_value_get_uint64 (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1396,6 +1453,9 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
       break;
     case PROP_PAYLOAD_SIZE:
       g_value_set_uint (value, self->payload_size);
+      break;
+    case PROP_MIN_SLOT_DURATION:
+      g_value_set_uint64 (value, self->min_slot_duration);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, create_stats_locked (self));

@@ -441,3 +441,70 @@ rtp_burst_latency (guint64 period, gdouble duty, gdouble slot_jitter)
     return period;
   return (guint64) (with_jitter + 0.5);
 }
+
+/**
+ * rtp_burst_coarsen:
+ * @n_packets: packets of the frame
+ * @span: the span its slots are spread over
+ * @min_slot: the shortest slot worth waiting for, 0 = no limit
+ * @n_slots: (inout): k from equation (2); reduced if the slots are too short
+ * @burst_size: b
+ *
+ * Slots shorter than @min_slot ask for clock waits the timer cannot meet
+ * (raw video at Gbit/s has slots of ~10 µs).  Then b is raised to the
+ * smallest value that makes the slots at least @min_slot long, and k to
+ * ⌈n / b⌉ so that the frame still spreads over the whole span.
+ *
+ * Returns: the effective b.
+ */
+guint
+rtp_burst_coarsen (guint n_packets, guint64 span, guint64 min_slot,
+    guint * n_slots, guint burst_size)
+{
+  guint64 k_max;
+  guint b;
+
+  burst_size = MAX (burst_size, 1);
+  if (min_slot == 0 || span == 0 || n_packets == 0 || *n_slots == 0 ||
+      span / *n_slots >= min_slot)
+    return burst_size;
+
+  k_max = MAX (span / min_slot, 1);
+  b = (guint) MAX ((guint64) burst_size, (n_packets + k_max - 1) / k_max);
+  *n_slots = (n_packets + b - 1) / b;
+  return b;
+}
+
+void
+rtp_burst_wakeup_tracker_init (RtpBurstWakeupTracker * tracker)
+{
+  memset (tracker, 0, sizeof (*tracker));
+  tracker->auto_min_slot = RTP_BURST_AUTO_MIN_SLOT_INITIAL;
+}
+
+/**
+ * rtp_burst_wakeup_tracker_add:
+ * @lateness: how late a clock wait woke up, ns
+ *
+ * Every RTP_BURST_WAKEUP_WINDOW wake-ups, the automatic minimum slot
+ * duration becomes twice their median lateness, within
+ * RTP_BURST_AUTO_MIN_SLOT_FLOOR … RTP_BURST_AUTO_MIN_SLOT_CEILING.  The
+ * median ignores the rare long preemptions of virtual CPUs.
+ */
+void
+rtp_burst_wakeup_tracker_add (RtpBurstWakeupTracker * tracker,
+    guint64 lateness)
+{
+  guint64 sorted[RTP_BURST_WAKEUP_WINDOW], value;
+
+  tracker->ring[tracker->pos++] = lateness;
+  if (tracker->pos < RTP_BURST_WAKEUP_WINDOW)
+    return;
+  tracker->pos = 0;
+
+  memcpy (sorted, tracker->ring, sizeof (sorted));
+  qsort (sorted, RTP_BURST_WAKEUP_WINDOW, sizeof (guint64), compare_guint64);
+  value = 2 * sorted[RTP_BURST_WAKEUP_WINDOW / 2];
+  tracker->auto_min_slot = CLAMP (value, RTP_BURST_AUTO_MIN_SLOT_FLOOR,
+      RTP_BURST_AUTO_MIN_SLOT_CEILING);
+}

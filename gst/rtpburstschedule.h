@@ -137,6 +137,27 @@ guint64  rtp_burst_plan_slot_duration (const RtpBurstPlan * plan);
 
 guint64  rtp_burst_latency    (guint64 period, gdouble duty, gdouble slot_jitter);
 
+/* --- High packet rates: a minimum slot duration ------------------------- */
+
+guint    rtp_burst_coarsen    (guint n_packets, guint64 span, guint64 min_slot,
+                               guint * n_slots, guint burst_size);
+
+#define RTP_BURST_WAKEUP_WINDOW 64
+/* bounds and start value of the automatic minimum slot duration */
+#define RTP_BURST_AUTO_MIN_SLOT_FLOOR   (G_GUINT64_CONSTANT (50000))    /* 50 µs */
+#define RTP_BURST_AUTO_MIN_SLOT_CEILING (G_GUINT64_CONSTANT (1000000))  /* 1 ms */
+#define RTP_BURST_AUTO_MIN_SLOT_INITIAL (G_GUINT64_CONSTANT (100000))   /* 100 µs */
+
+typedef struct {
+  guint64 ring[RTP_BURST_WAKEUP_WINDOW];
+  guint pos;
+  guint64 auto_min_slot;
+} RtpBurstWakeupTracker;
+
+void     rtp_burst_wakeup_tracker_init (RtpBurstWakeupTracker * tracker);
+void     rtp_burst_wakeup_tracker_add  (RtpBurstWakeupTracker * tracker,
+                                        guint64 lateness);
+
 G_END_DECLS
 
 #endif /* __RTP_BURST_SCHEDULE_H__ */

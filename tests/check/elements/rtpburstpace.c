@@ -154,6 +154,9 @@ crank_frame (Fixture * f, GstClockTime t0, GstClockTime dt, guint n, guint b)
     crank_slot (f, t0 + j * dt, MIN (b, n - j * b));
 }
 
+static GstStructure *get_stats (Fixture * f);
+static guint64 stat (Fixture * f, const gchar * field);
+
 static GstStructure *
 get_stats (Fixture * f)
 {
@@ -566,6 +569,42 @@ GST_START_TEST (test_late_frames_catch_up)
 
 GST_END_TEST;
 
+GST_START_TEST (test_min_slot_duration)
+{
+  Fixture f;
+  guint j;
+
+  /* 1000 packets in a frame: 36 µs slots; the automatic minimum of 100 µs
+   * makes it b = 3 in 334 slots of 36 ms / 334 */
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 1000, 1000);
+  for (j = 0; j < 334; j++)
+    crank_slot (&f, 36 * MS * j / 334, j < 333 ? 3 : 1);
+  fail_unless_equals_uint64 (stat (&f, "effective-burst-size"), 3);
+  fail_unless_equals_uint64 (stat (&f, "slot-duration"), 36 * MS / 334);
+  fail_unless_equals_uint64 (stat (&f, "slots"), 334);
+  /* the test clock wakes up exactly: the automatic minimum drops to 50 µs */
+  fail_unless_equals_uint64 (stat (&f, "min-slot-duration"), 50000);
+  fixture_clear (&f);
+
+  /* an explicit minimum of 1 ns: equation (2) as it is */
+  fixture_init (&f, CAPS_25, "min-slot-duration", G_GUINT64_CONSTANT (1),
+      NULL);
+  push_frame (&f, 0, 1000, 1000);
+  crank_frame (&f, 0, 36000, 1000, 1);
+  fail_unless_equals_uint64 (stat (&f, "effective-burst-size"), 1);
+  fixture_clear (&f);
+
+  /* an explicit 1 ms minimum: 36 slots of 28 packets (the last 20) */
+  fixture_init (&f, CAPS_25, "min-slot-duration", 1 * MS, NULL);
+  push_frame (&f, 0, 1000, 1000);
+  crank_frame (&f, 0, 1 * MS, 1000, 28);
+  fail_unless_equals_uint64 (stat (&f, "effective-burst-size"), 28);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_latency_query)
 {
   Fixture f;
@@ -860,6 +899,7 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_eos_drains_before_forwarding);
   tcase_add_test (tc, test_buffer_list_input);
   tcase_add_test (tc, test_late_frames_catch_up);
+  tcase_add_test (tc, test_min_slot_duration);
   tcase_add_test (tc, test_latency_query);
   tcase_add_test (tc, test_flush_mid_frame);
   tcase_add_test (tc, test_pause_resume_no_burst);

@@ -462,6 +462,78 @@ GST_START_TEST (test_latency)
 
 GST_END_TEST;
 
+GST_START_TEST (test_coarsen)
+{
+  guint k, b;
+
+  /* 6 Mbit/s CBR: 1.2 ms slots, nothing to do */
+  k = 30;
+  fail_unless_equals_int (rtp_burst_coarsen (30, 36 * MS, 100000, &k, 1), 1);
+  fail_unless_equals_int (k, 30);
+
+  /* raw 1080p30: 3000 packets over 30 ms, 10 µs slots; 100 µs minimum:
+   * at most 300 slots, so b = 10 and k = 300 */
+  k = 3000;
+  fail_unless_equals_int (rtp_burst_coarsen (3000, 30 * MS, 100000, &k, 1),
+      10);
+  fail_unless_equals_int (k, 300);
+
+  /* not a multiple: b = ceil (1000 / 360) = 3, k = ceil (1000 / 3) = 334,
+   * slots of 36 ms / 334 = 107.8 µs */
+  k = 1000;
+  b = rtp_burst_coarsen (1000, 36 * MS, 100000, &k, 1);
+  fail_unless_equals_int (b, 3);
+  fail_unless_equals_int (k, 334);
+  fail_unless (36 * MS / k >= 100000);
+
+  /* a larger b from the user is kept */
+  k = 100;
+  fail_unless_equals_int (rtp_burst_coarsen (1000, 36 * MS, 100000, &k, 10),
+      10);
+  fail_unless_equals_int (k, 100);
+
+  /* a span shorter than one minimum slot: one slot */
+  k = 10;
+  fail_unless_equals_int (rtp_burst_coarsen (10, 50000, 100000, &k, 1), 10);
+  fail_unless_equals_int (k, 1);
+
+  /* no minimum, duty 0, empty frame: unchanged */
+  k = 3000;
+  fail_unless_equals_int (rtp_burst_coarsen (3000, 30 * MS, 0, &k, 1), 1);
+  fail_unless_equals_int (k, 3000);
+  fail_unless_equals_int (rtp_burst_coarsen (3000, 0, 100000, &k, 1), 1);
+  k = 0;
+  fail_unless_equals_int (rtp_burst_coarsen (0, 30 * MS, 100000, &k, 1), 1);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wakeup_tracker)
+{
+  RtpBurstWakeupTracker t;
+  guint i;
+
+  rtp_burst_wakeup_tracker_init (&t);
+  fail_unless_equals_uint64 (t.auto_min_slot, 100000);
+  /* median 80 µs with a few 5 ms preemptions: 160 µs */
+  for (i = 0; i < RTP_BURST_WAKEUP_WINDOW; i++)
+    rtp_burst_wakeup_tracker_add (&t, i % 10 == 0 ? 5 * MS : 80000);
+  fail_unless_equals_uint64 (t.auto_min_slot, 160000);
+  /* an exact clock: the floor */
+  for (i = 0; i < RTP_BURST_WAKEUP_WINDOW; i++)
+    rtp_burst_wakeup_tracker_add (&t, 0);
+  fail_unless_equals_uint64 (t.auto_min_slot, RTP_BURST_AUTO_MIN_SLOT_FLOOR);
+  /* a very late clock: the ceiling */
+  for (i = 0; i < RTP_BURST_WAKEUP_WINDOW - 1; i++)
+    rtp_burst_wakeup_tracker_add (&t, 3 * MS);
+  fail_unless_equals_uint64 (t.auto_min_slot, RTP_BURST_AUTO_MIN_SLOT_FLOOR);
+  rtp_burst_wakeup_tracker_add (&t, 3 * MS);
+  fail_unless_equals_uint64 (t.auto_min_slot,
+      RTP_BURST_AUTO_MIN_SLOT_CEILING);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstschedule_suite (void)
 {
@@ -485,6 +557,8 @@ rtpburstschedule_suite (void)
   tcase_add_test (tc, test_plan_jitter);
   tcase_add_test (tc, test_plan_jitter_capped_at_period);
   tcase_add_test (tc, test_latency);
+  tcase_add_test (tc, test_coarsen);
+  tcase_add_test (tc, test_wakeup_tracker);
   return s;
 }
 
