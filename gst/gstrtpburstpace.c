@@ -647,9 +647,11 @@ close_open_frame_locked (GstRtpBurstPace * self)
 }
 
 /* Runs with the lock held; may release it while blocking on a full queue.
- * @now: running time of the packet's arrival (one reading per buffer list) */
+ * @now: (inout): running time of the packet's arrival, one reading per
+ *   buffer list, read again after blocking */
 static GstFlowReturn
-handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer, guint64 now)
+handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
+    guint64 * now)
 {
   GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
   RtpBurstPacketAction action;
@@ -689,9 +691,13 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer, guint64 now)
 
   if (self->open == NULL) {
     /* back-pressure: wait for room for a new frame */
-    while (self->n_closed >= MAX_QUEUED_FRAMES &&
-        self->srcresult == GST_FLOW_OK)
-      WAIT (self);
+    if (self->n_closed >= MAX_QUEUED_FRAMES) {
+      while (self->n_closed >= MAX_QUEUED_FRAMES &&
+          self->srcresult == GST_FLOW_OK)
+        WAIT (self);
+      /* the packet arrives now, not when the chain began to wait */
+      *now = running_time_now (self);
+    }
     if (self->srcresult != GST_FLOW_OK) {
       gst_buffer_unref (buffer);
       return self->srcresult;
@@ -700,7 +706,7 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer, guint64 now)
     frame->rtptime = rtptime;
     frame->pts = GST_BUFFER_PTS (buffer);
     frame->dts = GST_BUFFER_DTS (buffer);
-    frame->first_arrival = now;
+    frame->first_arrival = *now;
     /* until ΔT is known a frame leaves as it comes: its packets cannot wait
      * for the rest of a frame whose period nobody knows */
     frame->unpaced = self->period == 0;
@@ -709,7 +715,7 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer, guint64 now)
   }
 
   frame = self->open;
-  frame->last_arrival = now;
+  frame->last_arrival = *now;
   g_queue_push_tail (&frame->packets, buffer);
   frame->n_packets++;
   frame->payload_bytes += payload_len;
@@ -764,7 +770,7 @@ gst_rtp_burst_pace_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   GstFlowReturn ret;
 
   LOCK (self);
-  ret = handle_packet_locked (self, buffer, now);
+  ret = handle_packet_locked (self, buffer, &now);
   UNLOCK (self);
   post_pending_messages (self);
   return ret;
@@ -782,7 +788,7 @@ gst_rtp_burst_pace_chain_list (GstPad * pad, GstObject * parent,
   LOCK (self);
   for (i = 0; i < len && ret == GST_FLOW_OK; i++)
     ret = handle_packet_locked (self,
-        gst_buffer_ref (gst_buffer_list_get (list, i)), now);
+        gst_buffer_ref (gst_buffer_list_get (list, i)), &now);
   UNLOCK (self);
   gst_buffer_list_unref (list);
   post_pending_messages (self);
