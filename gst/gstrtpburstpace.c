@@ -246,6 +246,7 @@ static gboolean gst_rtp_burst_pace_sink_activate_mode (GstPad * pad,
 static gboolean gst_rtp_burst_pace_src_activate_mode (GstPad * pad,
     GstObject * parent, GstPadMode mode, gboolean active);
 static void gst_rtp_burst_pace_loop (GstRtpBurstPace * self);
+static gboolean start_task (GstRtpBurstPace * self);
 
 static void
 gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
@@ -854,9 +855,7 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
       UNLOCK (self);
       ret = gst_pad_push_event (self->srcpad, event);
       if (GST_PAD_MODE (self->srcpad) == GST_PAD_MODE_PUSH)
-        gst_pad_start_task (self->srcpad,
-            (GstTaskFunction) gst_rtp_burst_pace_loop, gst_object_ref (self),
-            gst_object_unref);
+        start_task (self);
       return ret;
 
     default:
@@ -1256,6 +1255,26 @@ out_flushing:
 
 /* --- activation and states ----------------------------------------------- */
 
+/* Starts (or resumes) the source pad task.  The task holds a reference to
+ * the element; a paused task keeps the data it was created with, so a
+ * reference is only taken when a new task is made. */
+static gboolean
+start_task (GstRtpBurstPace * self)
+{
+  gboolean have_task;
+
+  GST_OBJECT_LOCK (self->srcpad);
+  have_task = GST_PAD_TASK (self->srcpad) != NULL;
+  GST_OBJECT_UNLOCK (self->srcpad);
+
+  if (have_task)
+    return gst_pad_start_task (self->srcpad,
+        (GstTaskFunction) gst_rtp_burst_pace_loop, self, NULL);
+  return gst_pad_start_task (self->srcpad,
+      (GstTaskFunction) gst_rtp_burst_pace_loop, gst_object_ref (self),
+      gst_object_unref);
+}
+
 static gboolean
 gst_rtp_burst_pace_src_activate_mode (GstPad * pad, GstObject * parent,
     GstPadMode mode, gboolean active)
@@ -1269,8 +1288,7 @@ gst_rtp_burst_pace_src_activate_mode (GstPad * pad, GstObject * parent,
     LOCK (self);
     self->srcresult = GST_FLOW_OK;
     UNLOCK (self);
-    return gst_pad_start_task (pad, (GstTaskFunction) gst_rtp_burst_pace_loop,
-        gst_object_ref (self), gst_object_unref);
+    return start_task (self);
   }
 
   LOCK (self);

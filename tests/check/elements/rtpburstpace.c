@@ -167,6 +167,25 @@ get_stats (Fixture * f)
   return s;
 }
 
+static gchar *
+stat_string (Fixture * f, const gchar * field)
+{
+  GstStructure *s = get_stats (f);
+  gchar *v = g_strdup (gst_structure_get_string (s, field));
+
+  gst_structure_free (s);
+  return v;
+}
+
+static void
+check_period_source (Fixture * f, const gchar * expected)
+{
+  gchar *source = stat_string (f, "frame-period-source");
+
+  fail_unless_equals_string (source, expected);
+  g_free (source);
+}
+
 static guint64
 stat (Fixture * f, const gchar * field)
 {
@@ -352,8 +371,7 @@ GST_START_TEST (test_period_from_property)
   fixture_init (&f, CAPS_25, "frame-period", 20 * MS, NULL);
   push_frame_full (&f, 1000, 0, 10, 1000, TRUE);
   crank_frame (&f, 0, 1800000, 10, 1);
-  fail_unless_equals_string (gst_structure_get_string (get_stats (&f),
-          "frame-period-source"), "property");
+  check_period_source (&f, "property");
   fixture_clear (&f);
 }
 
@@ -385,8 +403,7 @@ GST_START_TEST (test_period_from_rtptime)
   pull_packets (&f, 10);
   fail_unless_equals_uint64 (stat (&f, "unpaced-frames"), 2);
   fail_unless_equals_uint64 (stat (&f, "frame-period"), PERIOD);
-  fail_unless_equals_string (gst_structure_get_string (get_stats (&f),
-          "frame-period-source"), "rtp-timestamps");
+  check_period_source (&f, "rtp-timestamps");
 
   push_frame (&f, 2, 10, 1000);
   crank_frame (&f, 2 * PERIOD, 3600000, 10, 1);
