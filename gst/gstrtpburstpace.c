@@ -34,9 +34,10 @@
  * packets per slot, the frame gets k_i = max (⌈f_i / (p·b)⌉, ⌈n_i / b⌉)
  * slots of Δt_i = ΔT · duty / k_i (equation (2) of the paper).  Each slot's
  * duration can be randomized by ±#GstRtpBurstPace:slot-jitter (equation (3)).
- * Slot 0 is at the frame's sync time, computed as clocksync does (running
- * time of DTS, else PTS, plus base time plus upstream latency), or
- * immediately if that has passed.
+ * Slot 0 is at the frame's sync time, the running time of its DTS (else
+ * PTS), or immediately if that has passed: a frame starts when it arrives
+ * unless it arrives early.  With #GstRtpBurstPace:sync-upstream-latency the
+ * upstream latency is added, as clocksync does.
  *
  * Packets are queued by the streaming thread and released by the element's
  * own source pad task, so upstream is never held up for a frame period.  The
@@ -94,6 +95,7 @@ GST_DEBUG_CATEGORY_STATIC (rtp_burst_pace_debug);
 #define DEFAULT_FRAME_PERIOD  0
 #define DEFAULT_PAYLOAD_SIZE  0
 #define DEFAULT_MIN_SLOT_DURATION 0
+#define DEFAULT_SYNC_UPSTREAM_LATENCY FALSE
 #define MAX_MIN_SLOT_DURATION (GST_SECOND)
 
 #define MAX_SLOT_JITTER       0.5
@@ -109,6 +111,7 @@ enum
   PROP_FRAME_PERIOD,
   PROP_PAYLOAD_SIZE,
   PROP_MIN_SLOT_DURATION,
+  PROP_SYNC_UPSTREAM_LATENCY,
   PROP_STATS,
 };
 
@@ -172,6 +175,7 @@ struct _GstRtpBurstPace
   guint64 frame_period;
   guint payload_size;
   guint64 min_slot_duration;
+  gboolean sync_upstream_latency;
 
   /* schedule */
   RtpBurstPeriodEstimator est;
@@ -375,6 +379,26 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
           G_PARAM_STATIC_STRINGS));
 
   /**
+   * GstRtpBurstPace:sync-upstream-latency:
+   *
+   * Whether a frame's sync time includes the upstream latency, as
+   * clocksync computes it.  Then frames start exactly ΔT apart even when
+   * they arrive late by up to that latency, but every frame that arrives
+   * earlier waits for it: with a live source that reports one frame of
+   * latency and pushes at the frame's timestamp (videotestsrc), each frame
+   * is held one more period.  Off (default): a frame is due at the running
+   * time of its timestamp, so it starts when it arrives unless it arrives
+   * before its timestamp, and the element adds no delay beyond its slots.
+   */
+  g_object_class_install_property (gobject_class, PROP_SYNC_UPSTREAM_LATENCY,
+      g_param_spec_boolean ("sync-upstream-latency", "Sync upstream latency",
+          "Add the upstream latency to each frame's sync time like clocksync "
+          "(regular frame starts, but up to that latency more delay)",
+          DEFAULT_SYNC_UPSTREAM_LATENCY,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
    * GstRtpBurstPace:stats:
    *
    * A #GstStructure named application/x-rtp-burst-pace-stats:
@@ -403,7 +427,7 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    *   in ns, as read from the clock after the wait
    * * #guint64 `invalid-packets`: buffers dropped because they are not RTP
    * * #guint64 `flushed-packets`: packets discarded by flushes and state
-   *   changes to READY
+   *   changes to READY, including a slot whose push a flush refused
    * * #guint `queued-packets`: packets waiting in the element now
    * * #guint `queued-frames`: complete frames waiting in the element now
    */
@@ -478,6 +502,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->frame_period = DEFAULT_FRAME_PERIOD;
   self->payload_size = DEFAULT_PAYLOAD_SIZE;
   self->min_slot_duration = DEFAULT_MIN_SLOT_DURATION;
+  self->sync_upstream_latency = DEFAULT_SYNC_UPSTREAM_LATENCY;
   rtp_burst_wakeup_tracker_init (&self->wakeups);
   self->rand = g_rand_new ();
   self->upstream_latency = 0;
@@ -1021,7 +1046,6 @@ pop_packets_locked (GstRtpBurstPace * self, Item * frame, guint n,
       gst_buffer_list_add (*list, g_queue_pop_head (&frame->packets));
   }
   self->n_queued_packets -= n;
-  self->num_packets += n;
 }
 
 /* Removes the frame at the head once all its packets have left. */
@@ -1051,7 +1075,9 @@ sync_time_locked (GstRtpBurstPace * self, Item * frame)
   rt = gst_segment_to_running_time (&self->segment, GST_FORMAT_TIME, ts);
   if (!GST_CLOCK_TIME_IS_VALID (rt))
     return RTP_BURST_TIME_NONE;
-  return rt + self->upstream_latency;
+  if (self->sync_upstream_latency)
+    rt += self->upstream_latency;
+  return rt;
 }
 
 static void
@@ -1215,18 +1241,21 @@ again:
     finish_frame_locked (self, item);
   UNLOCK (self);
 
-  if (single) {
-    gsize size = gst_buffer_get_size (single);
+  {
+    guint n = single ? 1 : gst_buffer_list_length (list);
+    gsize size = single ? gst_buffer_get_size (single) :
+        gst_buffer_list_calculate_size (list);
 
-    ret = gst_pad_push (self->srcpad, single);
+    ret = single ? gst_pad_push (self->srcpad, single) :
+        gst_pad_push_list (self->srcpad, list);
     LOCK (self);
-    self->num_bytes += size;
-  } else {
-    gsize size = gst_buffer_list_calculate_size (list);
-
-    ret = gst_pad_push_list (self->srcpad, list);
-    LOCK (self);
-    self->num_bytes += size;
+    if (ret == GST_FLOW_FLUSHING) {
+      /* refused by a flush (ours or downstream's): discarded, and counted */
+      self->num_flushed += n;
+    } else {
+      self->num_packets += n;
+      self->num_bytes += size;
+    }
   }
   if (self->srcresult != GST_FLOW_OK)
     goto out_flushing;
@@ -1444,6 +1473,9 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
     case PROP_MIN_SLOT_DURATION:
       self->min_slot_duration = g_value_get_uint64 (value);
       break;
+    case PROP_SYNC_UPSTREAM_LATENCY:
+      self->sync_upstream_latency = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1480,6 +1512,9 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
       break;
     case PROP_MIN_SLOT_DURATION:
       g_value_set_uint64 (value, self->min_slot_duration);
+      break;
+    case PROP_SYNC_UPSTREAM_LATENCY:
+      g_value_set_boolean (value, self->sync_upstream_latency);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, create_stats_locked (self));

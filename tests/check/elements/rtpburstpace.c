@@ -622,6 +622,127 @@ GST_START_TEST (test_min_slot_duration)
 
 GST_END_TEST;
 
+GST_START_TEST (test_caps_change_framerate)
+{
+  Fixture f;
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+
+  fixture_init (&f, CAPS_25, NULL);
+  gst_element_set_bus (f.h->element, bus);
+  push_frame (&f, 0, 10, 1000);
+  crank_frame (&f, 0, 3600000, 10, 1);
+  /* 25 -> 50 fps mid-stream: ΔT 20 ms for the frames after the caps */
+  gst_harness_set_src_caps_str (f.h, CAPS_BASE ", a-framerate=(string)50");
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  push_frame_full (&f, 1000 + 3600, PERIOD, 10, 1000, TRUE);
+  crank_frame (&f, PERIOD, 1800000, 10, 1);
+  fail_unless_equals_uint64 (stat (&f, "frame-period"), 20 * MS);
+  gst_element_set_bus (f.h->element, NULL);
+  gst_object_unref (bus);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_properties_while_playing)
+{
+  Fixture f;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 10, 1000);
+  crank_frame (&f, 0, 3600000, 10, 1);
+  /* each change applies from the next frame on */
+  g_object_set (f.h->element, "burst-size", 2, NULL);
+  push_frame (&f, 1, 10, 1000);
+  crank_frame (&f, PERIOD, 7200000, 10, 2);
+  g_object_set (f.h->element, "duty", 0.5, NULL);
+  push_frame (&f, 2, 10, 1000);
+  crank_frame (&f, 2 * PERIOD, 4 * MS, 10, 2);
+  g_object_set (f.h->element, "frame-period", 20 * MS, "burst-size", 1,
+      NULL);
+  push_frame (&f, 3, 10, 1000);
+  crank_frame (&f, 3 * PERIOD, 1 * MS, 10, 1);
+  /* a change while a frame is being paced does not touch that frame */
+  push_frame (&f, 4, 10, 1000);
+  crank_slot (&f, 4 * PERIOD, 1);
+  g_object_set (f.h->element, "duty", 1.0, NULL);
+  crank_frame (&f, 4 * PERIOD + 1 * MS, 1 * MS, 9, 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+static GstFlowReturn downstream_flow;
+
+static GstPadProbeReturn
+fail_downstream (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GST_PAD_PROBE_INFO_FLOW_RETURN (info) = downstream_flow;
+  gst_mini_object_unref (GST_PAD_PROBE_INFO_DATA (info));
+  return GST_PAD_PROBE_HANDLED;
+}
+
+static const GstFlowReturn downstream_flows[] = {
+  GST_FLOW_NOT_LINKED, GST_FLOW_FLUSHING, GST_FLOW_ERROR, GST_FLOW_EOS
+};
+
+GST_START_TEST (test_downstream_flow)
+{
+  Fixture f;
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GstFlowReturn ret;
+  gboolean fatal;
+  guint i;
+
+  downstream_flow = downstream_flows[__i__];
+  fatal = downstream_flow == GST_FLOW_NOT_LINKED ||
+      downstream_flow < GST_FLOW_EOS;
+  fixture_init (&f, CAPS_25, NULL);
+  gst_element_set_bus (f.h->element, bus);
+  gst_pad_add_probe (f.h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
+      fail_downstream, NULL, NULL);
+  push_frame (&f, 0, 10, 1000);
+  fail_unless (gst_harness_crank_single_clock_wait (f.h));
+
+  /* the task stops; the chain returns the flow to upstream */
+  for (i = 0; i < 1000; i++) {
+    ret = gst_harness_push (f.h, make_packet (f.seq_in++, 5000, TRUE, 100,
+            PERIOD));
+    if (ret != GST_FLOW_OK)
+      break;
+    g_usleep (1000);
+  }
+  fail_unless_equals_int (ret, downstream_flow);
+
+  /* fatal flows are posted as an error naming the flow (the task posts it
+   * after the chain has seen the flow: wait for it) */
+  msg = gst_bus_timed_pop_filtered (bus, fatal ? 10 * GST_SECOND :
+      200 * GST_MSECOND, GST_MESSAGE_ERROR);
+  if (fatal) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    fail_unless (msg != NULL);
+    gst_message_parse_error (msg, &err, &dbg);
+    fail_unless (strstr (dbg, gst_flow_get_name (downstream_flow)) != NULL,
+        "%s", dbg);
+    g_error_free (err);
+    g_free (dbg);
+    gst_message_unref (msg);
+  } else {
+    fail_unless (msg == NULL);
+  }
+  gst_element_set_bus (f.h->element, NULL);
+  gst_object_unref (bus);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_latency_query)
 {
   Fixture f;
@@ -657,10 +778,14 @@ GST_START_TEST (test_latency_query)
   fail_unless_equals_uint64 (max, GST_CLOCK_TIME_NONE);
   gst_query_unref (q);
 
-  /* the sync time includes the upstream latency */
+  /* by default a frame is due at its timestamp ... */
   g_object_set (f.h->element, "slot-jitter", 0.0, NULL);
   push_frame (&f, 0, 10, 1000);
-  crank_frame (&f, 10 * MS, 3600000, 10, 1);
+  crank_frame (&f, 0, 3600000, 10, 1);
+  /* ... with sync-upstream-latency, as clocksync computes it */
+  g_object_set (f.h->element, "sync-upstream-latency", TRUE, NULL);
+  push_frame (&f, 1, 10, 1000);
+  crank_frame (&f, PERIOD + 10 * MS, 3600000, 10, 1);
 
   gst_element_set_bus (f.h->element, NULL);
   gst_object_unref (bus);
@@ -917,6 +1042,10 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_buffer_list_input);
   tcase_add_test (tc, test_late_frames_catch_up);
   tcase_add_test (tc, test_min_slot_duration);
+  tcase_add_test (tc, test_caps_change_framerate);
+  tcase_add_test (tc, test_properties_while_playing);
+  tcase_add_loop_test (tc, test_downstream_flow, 0,
+      G_N_ELEMENTS (downstream_flows));
   tcase_add_test (tc, test_latency_query);
   tcase_add_test (tc, test_flush_mid_frame);
   tcase_add_test (tc, test_pause_resume_no_burst);

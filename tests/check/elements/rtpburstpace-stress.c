@@ -1,0 +1,407 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+
+/* Lifecycle stress tests on the real system clock: state cycles while
+ * frames are queued and waits are pending, relinking in a running
+ * pipeline, many elements in one process.  Timing is not asserted; the
+ * invariants are: every packet that entered comes out exactly once and in
+ * order unless a documented flush discarded it, and nothing hangs. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/rtp/gstrtpbuffer.h>
+
+#define CAPS_100 "application/x-rtp, media=(string)video, " \
+    "clock-rate=(int)90000, encoding-name=(string)RAW, payload=(int)96, " \
+    "a-framerate=(string)100"
+
+static guint64
+stat_u64 (GstElement * e, const gchar * field)
+{
+  GstStructure *s;
+  guint64 v = 0;
+  guint u;
+
+  g_object_get (e, "stats", &s, NULL);
+  if (!gst_structure_get_uint64 (s, field, &v)) {
+    fail_unless (gst_structure_get_uint (s, field, &u), "%s", field);
+    v = u;
+  }
+  gst_structure_free (s);
+  return v;
+}
+
+static GstBuffer *
+make_packet (guint16 seq, guint32 rtptime, gboolean marker)
+{
+  GstBuffer *buf = gst_rtp_buffer_new_allocate (200, 0, 0);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp);
+  gst_rtp_buffer_set_payload_type (&rtp, 96);
+  gst_rtp_buffer_set_seq (&rtp, seq);
+  gst_rtp_buffer_set_timestamp (&rtp, rtptime);
+  gst_rtp_buffer_set_marker (&rtp, marker);
+  gst_rtp_buffer_unmap (&rtp);
+  return buf;
+}
+
+static guint16
+buffer_seq (GstBuffer * buf)
+{
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  guint16 seq;
+
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
+  seq = gst_rtp_buffer_get_seq (&rtp);
+  gst_rtp_buffer_unmap (&rtp);
+  return seq;
+}
+
+static void
+start_stream (GstHarness * h)
+{
+  GstCaps *caps = gst_caps_from_string (CAPS_100);
+  GstSegment segment;
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  gst_harness_push_event (h, gst_event_new_stream_start ("stress"));
+  gst_harness_push_event (h, gst_event_new_caps (caps));
+  gst_harness_push_event (h, gst_event_new_segment (&segment));
+  gst_caps_unref (caps);
+}
+
+static GstStateChangeReturn
+set_state_bounded (GstElement * e, GstState state)
+{
+  GstStateChangeReturn ret = gst_element_set_state (e, state);
+
+  if (ret == GST_STATE_CHANGE_ASYNC)
+    ret = gst_element_get_state (e, NULL, NULL, 5 * GST_SECOND);
+  fail_if (ret == GST_STATE_CHANGE_ASYNC, "state change to %s hangs",
+      gst_element_state_get_name (state));
+  fail_if (ret == GST_STATE_CHANGE_FAILURE);
+  return ret;
+}
+
+/* Pulls what is there; checks order; returns the number pulled. */
+static guint
+pull_available (GstHarness * h, gint * last_seq)
+{
+  GstBuffer *buf;
+  guint n = 0;
+
+  while ((buf = gst_harness_try_pull (h))) {
+    guint16 seq = buffer_seq (buf);
+
+    /* exactly once, in order: strictly increasing (no wrap in this test) */
+    fail_unless (*last_seq < (gint) seq, "seq %u after %d", seq, *last_seq);
+    *last_seq = seq;
+    gst_buffer_unref (buf);
+    n++;
+  }
+  return n;
+}
+
+GST_START_TEST (test_state_cycles)
+{
+  GstHarness *h = gst_harness_new ("rtpburstpace");
+  GRand *rand = g_rand_new_with_seed (2026);
+  guint64 entered = 0, out = 0, flushed = 0;
+  gint last_seq = -1;
+  guint16 seq = 0;
+  guint32 rtptime = 0;
+  guint round, i;
+  GstEvent *ev;
+
+  gst_harness_use_systemclock (h);
+  gst_harness_play (h);
+  start_stream (h);
+
+  for (round = 0; round < 60; round++) {
+    /* a few frames of 1..20 packets, some without marker */
+    guint frames = g_rand_int_range (rand, 1, 4);
+
+    for (i = 0; i < frames; i++) {
+      guint n = g_rand_int_range (rand, 1, 21), j;
+      gboolean marker = g_rand_boolean (rand);
+
+      for (j = 0; j < n; j++) {
+        GstFlowReturn ret = gst_harness_push (h,
+            make_packet (seq++, rtptime, marker && j == n - 1));
+
+        if (ret == GST_FLOW_OK)
+          entered++;
+        else
+          fail_unless_equals_int (ret, GST_FLOW_FLUSHING);
+      }
+      rtptime += 900;
+    }
+    g_usleep (g_rand_int_range (rand, 0, 15000));
+    out += pull_available (h, &last_seq);
+
+    switch (g_rand_int_range (rand, 0, 4)) {
+      case 0:                  /* pause with a wait pending, then resume */
+        fail_unless_equals_int (set_state_bounded (h->element,
+                GST_STATE_PAUSED), GST_STATE_CHANGE_NO_PREROLL);
+        g_usleep (g_rand_int_range (rand, 0, 10000));
+        set_state_bounded (h->element, GST_STATE_PLAYING);
+        break;
+      case 1:                  /* down to READY: the queue is discarded */
+        set_state_bounded (h->element, GST_STATE_READY);
+        out += pull_available (h, &last_seq);
+        flushed += stat_u64 (h->element, "flushed-packets");
+        fail_unless_equals_uint64 (stat_u64 (h->element, "queued-packets"),
+            0);
+        set_state_bounded (h->element, GST_STATE_PLAYING);
+        start_stream (h);
+        break;
+      case 2:                  /* a flush, as a seek does */
+        gst_harness_push_event (h, gst_event_new_flush_start ());
+        gst_harness_push_event (h, gst_event_new_flush_stop (TRUE));
+        start_stream (h);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /* drain: EOS comes out after everything still queued */
+  out += pull_available (h, &last_seq);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  while ((ev = gst_harness_pull_event (h))) {
+    gboolean eos = GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
+
+    gst_event_unref (ev);
+    if (eos)
+      break;
+  }
+  out += pull_available (h, &last_seq);
+  /* flushes within the last READY..READY span */
+  flushed += stat_u64 (h->element, "flushed-packets");
+
+  GST_INFO ("entered %" G_GUINT64_FORMAT " out %" G_GUINT64_FORMAT
+      " flushed %" G_GUINT64_FORMAT, entered, out, flushed);
+  fail_unless (entered > 0);
+  fail_unless_equals_uint64 (out + flushed, entered);
+
+  g_rand_free (rand);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  GMutex lock;
+  gint last_seq;                /* -1: none yet */
+  guint n, gaps, reordered;
+} SeqCheck;
+
+static void
+seq_check_buffer (SeqCheck * c, GstBuffer * buf)
+{
+  guint16 seq = buffer_seq (buf);
+
+  g_mutex_lock (&c->lock);
+  if (c->last_seq >= 0) {
+    guint16 expected = (guint16) (c->last_seq + 1);
+    gint16 d = (gint16) (seq - expected);
+
+    if (d < 0)
+      c->reordered++;
+    else
+      c->gaps += d;
+  }
+  c->last_seq = seq;
+  c->n++;
+  g_mutex_unlock (&c->lock);
+}
+
+static gboolean
+seq_check_list_item (GstBuffer ** buf, guint idx, gpointer user_data)
+{
+  seq_check_buffer (user_data, *buf);
+  return TRUE;
+}
+
+static GstPadProbeReturn
+seq_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_BUFFER)
+    seq_check_buffer (user_data, GST_PAD_PROBE_INFO_BUFFER (info));
+  else
+    gst_buffer_list_foreach (GST_PAD_PROBE_INFO_BUFFER_LIST (info),
+        seq_check_list_item, user_data);
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+add_seq_probe (GstElement * sink, SeqCheck * c)
+{
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+
+  g_mutex_init (&c->lock);
+  c->last_seq = -1;
+  c->n = c->gaps = c->reordered = 0;
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_BUFFER_LIST, seq_probe, c, NULL);
+  gst_object_unref (pad);
+}
+
+static void
+check_no_error (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+
+  if (msg) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    fail ("error from %s: %s (%s)", GST_OBJECT_NAME (msg->src),
+        err->message, dbg);
+  }
+  gst_object_unref (bus);
+}
+
+#define LIVE_SOURCE "videotestsrc is-live=true pattern=black ! " \
+    "video/x-raw,format=UYVY,width=64,height=48,framerate=50/1 ! " \
+    "rtpvrawpay mtu=400 name=pay"
+
+static GstPadProbeReturn
+block_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  return GST_PAD_PROBE_OK;
+}
+
+GST_START_TEST (test_relink_while_running)
+{
+  GstElement *pipeline, *pay, *pacer, *sink;
+  GstPad *paysrc;
+  SeqCheck check;
+  guint64 flushed = 0;
+  gulong block;
+  guint round;
+
+  pipeline = gst_parse_launch (LIVE_SOURCE " ! rtpburstpace name=pacer ! "
+      "fakesink name=sink sync=false", NULL);
+  fail_unless (pipeline != NULL);
+  pay = gst_bin_get_by_name (GST_BIN (pipeline), "pay");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  add_seq_probe (sink, &check);
+  paysrc = gst_element_get_static_pad (pay, "src");
+
+  set_state_bounded (pipeline, GST_STATE_PLAYING);
+  for (round = 0; round < 5; round++) {
+    g_usleep (150 * 1000);
+    /* hold the payloader, take the pacer out, put a new one in */
+    block = gst_pad_add_probe (paysrc, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM,
+        block_probe, NULL, NULL);
+    pacer = gst_bin_get_by_name (GST_BIN (pipeline), "pacer");
+    /* stopped before it is unlinked: what it held is flushed and counted,
+     * nothing is pushed into an unlinked pad */
+    set_state_bounded (pacer, GST_STATE_NULL);
+    flushed += stat_u64 (pacer, "flushed-packets");
+    gst_element_unlink_many (pay, pacer, sink, NULL);
+    gst_bin_remove (GST_BIN (pipeline), pacer);
+    gst_object_unref (pacer);
+
+    pacer = gst_element_factory_make ("rtpburstpace", "pacer");
+    gst_bin_add (GST_BIN (pipeline), pacer);
+    fail_unless (gst_element_link_many (pay, pacer, sink, NULL));
+    fail_unless (gst_element_sync_state_with_parent (pacer));
+    gst_pad_remove_probe (paysrc, block);
+  }
+  g_usleep (300 * 1000);
+  check_no_error (pipeline);
+  set_state_bounded (pipeline, GST_STATE_NULL);
+
+  fail_unless (check.n > 50, "only %u packets", check.n);
+  fail_unless_equals_int (check.reordered, 0);
+  /* what the removed elements held is the only loss */
+  fail_unless_equals_uint64 (check.gaps, flushed);
+
+  gst_object_unref (paysrc);
+  gst_object_unref (pay);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+#define N_PIPELINES 16
+
+GST_START_TEST (test_many_elements)
+{
+  GstElement *pipelines[N_PIPELINES];
+  SeqCheck checks[N_PIPELINES];
+  guint i;
+
+  for (i = 0; i < N_PIPELINES; i++) {
+    GstElement *sink;
+
+    pipelines[i] = gst_parse_launch (LIVE_SOURCE " ! rtpburstpace name=pacer "
+        "! fakesink name=sink sync=false", NULL);
+    fail_unless (pipelines[i] != NULL);
+    sink = gst_bin_get_by_name (GST_BIN (pipelines[i]), "sink");
+    add_seq_probe (sink, &checks[i]);
+    gst_object_unref (sink);
+    set_state_bounded (pipelines[i], GST_STATE_PLAYING);
+  }
+  g_usleep (1500 * 1000);
+  for (i = 0; i < N_PIPELINES; i++) {
+    GstElement *pacer = gst_bin_get_by_name (GST_BIN (pipelines[i]), "pacer");
+
+    check_no_error (pipelines[i]);
+    /* all paced from the caps' frame rate, nothing lost or reordered */
+    fail_unless (stat_u64 (pacer, "frames") > 20);
+    fail_unless_equals_uint64 (stat_u64 (pacer, "unpaced-frames"), 0);
+    fail_unless_equals_uint64 (stat_u64 (pacer, "frame-period"),
+        20 * GST_MSECOND);
+    set_state_bounded (pipelines[i], GST_STATE_NULL);
+    fail_unless_equals_int (checks[i].reordered, 0);
+    fail_unless_equals_int (checks[i].gaps, 0);
+    gst_object_unref (pacer);
+    gst_object_unref (pipelines[i]);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpburstpace_stress_suite (void)
+{
+  Suite *s = suite_create ("rtpburstpace-stress");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_state_cycles);
+  tcase_add_test (tc, test_relink_while_running);
+  tcase_add_test (tc, test_many_elements);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpburstpace_stress);
