@@ -9,7 +9,7 @@ PACKAGES=(
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
-  python3 python3-gi python3-gst-1.0 python3-matplotlib
+  python3 python3-gi python3-gst-1.0 python3-matplotlib python3-numpy
   iperf3 iproute2 ethtool valgrind
 )
 
