@@ -251,6 +251,7 @@ static gboolean gst_rtp_burst_pace_src_activate_mode (GstPad * pad,
     GstObject * parent, GstPadMode mode, gboolean active);
 static void gst_rtp_burst_pace_loop (GstRtpBurstPace * self);
 static gboolean start_task (GstRtpBurstPace * self);
+static void pause_task_flushing (GstRtpBurstPace * self);
 
 static void
 gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
@@ -552,16 +553,24 @@ unschedule_locked (GstRtpBurstPace * self)
     gst_clock_id_unschedule (self->clock_id);
 }
 
-/* Drops everything queued (flush, READY): counted in flushed-packets. */
+/* Drops everything queued (flush, READY): counted in flushed-packets.
+ * As in queue, sticky events other than segment and EOS that were still
+ * queued are stored on the source pad, so that data after a flush still
+ * goes out with its caps. */
 static void
 flush_items_locked (GstRtpBurstPace * self)
 {
   Item *item;
 
   while ((item = g_queue_pop_head (&self->items))) {
-    if (!item->event) {
+    if (item->event) {
+      GstEventType type = GST_EVENT_TYPE (item->event);
+
+      if (GST_EVENT_IS_STICKY (item->event) && type != GST_EVENT_SEGMENT &&
+          type != GST_EVENT_EOS)
+        gst_pad_store_sticky_event (self->srcpad, item->event);
+    } else {
       self->num_flushed += g_queue_get_length (&item->packets);
-      /* sticky events are kept on the pad by GstPad itself */
     }
     item_free (item);
   }
@@ -863,16 +872,13 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_FLUSH_START:
       ret = gst_pad_push_event (self->srcpad, event);
-      LOCK (self);
-      self->srcresult = GST_FLOW_FLUSHING;
-      unschedule_locked (self);
-      BROADCAST (self);
-      UNLOCK (self);
-      /* the task stops at its next check; wait for it */
-      gst_pad_pause_task (self->srcpad);
+      pause_task_flushing (self);
       return ret;
 
     case GST_EVENT_FLUSH_STOP:
+      /* also when no flush-start came first: the task must not hold a
+       * queued frame while the queue is emptied */
+      pause_task_flushing (self);
       LOCK (self);
       flush_items_locked (self);
       gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
@@ -1284,6 +1290,26 @@ out_flushing:
 
 /* --- activation and states ----------------------------------------------- */
 
+/* Makes the task and a blocked chain stop at their next check and wakes
+ * them.  Call without the lock. */
+static void
+set_flushing (GstRtpBurstPace * self)
+{
+  LOCK (self);
+  self->srcresult = GST_FLOW_FLUSHING;
+  unschedule_locked (self);
+  BROADCAST (self);
+  UNLOCK (self);
+}
+
+/* ... and waits until the task has paused. */
+static void
+pause_task_flushing (GstRtpBurstPace * self)
+{
+  set_flushing (self);
+  gst_pad_pause_task (self->srcpad);
+}
+
 /* Starts (or resumes) the source pad task.  The task holds a reference to
  * the element; a paused task keeps the data it was created with, so a
  * reference is only taken when a new task is made. */
@@ -1320,11 +1346,7 @@ gst_rtp_burst_pace_src_activate_mode (GstPad * pad, GstObject * parent,
     return start_task (self);
   }
 
-  LOCK (self);
-  self->srcresult = GST_FLOW_FLUSHING;
-  unschedule_locked (self);
-  BROADCAST (self);
-  UNLOCK (self);
+  set_flushing (self);
   return gst_pad_stop_task (pad);
 }
 
@@ -1337,14 +1359,9 @@ gst_rtp_burst_pace_sink_activate_mode (GstPad * pad, GstObject * parent,
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
 
-  if (!active) {
-    /* wake a chain blocked on a full queue */
-    LOCK (self);
-    self->srcresult = GST_FLOW_FLUSHING;
-    unschedule_locked (self);
-    BROADCAST (self);
-    UNLOCK (self);
-  }
+  /* wake a chain blocked on a full queue */
+  if (!active)
+    set_flushing (self);
   return TRUE;
 }
 

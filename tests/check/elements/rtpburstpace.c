@@ -154,6 +154,16 @@ crank_frame (Fixture * f, GstClockTime t0, GstClockTime dt, guint n, guint b)
     crank_slot (f, t0 + j * dt, MIN (b, n - j * b));
 }
 
+static void
+push_segment (Fixture * f)
+{
+  GstSegment segment;
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (f->h,
+          gst_event_new_segment (&segment)));
+}
+
 static GstStructure *get_stats (Fixture * f);
 static guint64 stat (Fixture * f, const gchar * field);
 
@@ -810,14 +820,64 @@ GST_START_TEST (test_flush_mid_frame)
   fail_unless_equals_uint64 (stat (&f, "queued-packets"), 0);
 
   /* after the flush, a new segment and frames are paced normally */
-  gst_harness_push_event (f.h, gst_event_new_segment (&(GstSegment) {
-          .format = GST_FORMAT_TIME,.rate = 1.0,.applied_rate = 1.0,
-          .start = 0,.stop = GST_CLOCK_TIME_NONE,.time = 0,
-          .position = 0,.duration = GST_CLOCK_TIME_NONE}));
+  push_segment (&f);
   gst_test_clock_set_time (f.clock, 2 * PERIOD);
   f.seq_out = f.seq_in;
   push_frame (&f, 2, 10, 1000);
   crank_frame (&f, 2 * PERIOD, 3600000, 10, 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_flush_keeps_caps)
+{
+  Fixture f;
+  GstCaps *caps;
+  GstStructure *st;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 10, 1000);
+  crank_slot (&f, 0, 1);
+  /* new caps queued behind the frame, then a flush before they went out */
+  gst_harness_set_src_caps_str (f.h, CAPS_BASE ", a-framerate=(string)50");
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_stop (FALSE)));
+  fail_unless_equals_uint64 (stat (&f, "flushed-packets"), 9);
+
+  /* the next packet goes out with the caps that were current upstream */
+  push_segment (&f);
+  f.seq_out = f.seq_in;
+  push_frame_full (&f, 99999, PERIOD, 1, 1000, TRUE);
+  fail_unless (gst_harness_crank_single_clock_wait (f.h));
+  pull_packets (&f, 1);
+  caps = gst_pad_get_current_caps (f.h->sinkpad);
+  fail_unless (caps != NULL);
+  st = gst_caps_get_structure (caps, 0);
+  fail_unless_equals_string (gst_structure_get_string (st, "a-framerate"),
+      "50");
+  gst_caps_unref (caps);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_flush_stop_without_start)
+{
+  Fixture f;
+
+  /* not a valid flush, but it must not pull a frame from under the task */
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 10, 1000);
+  crank_slot (&f, 0, 1);
+  gst_test_clock_wait_for_next_pending_id (f.clock, NULL);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_stop (FALSE)));
+  fail_unless_equals_uint64 (stat (&f, "flushed-packets"), 9);
+  fail_unless_equals_uint64 (stat (&f, "queued-packets"), 0);
+  push_segment (&f);
+  f.seq_out = f.seq_in;
+  push_frame (&f, 1, 10, 1000);
+  crank_frame (&f, PERIOD, 3600000, 10, 1);
   fixture_clear (&f);
 }
 
@@ -1048,6 +1108,8 @@ rtpburstpace_suite (void)
       G_N_ELEMENTS (downstream_flows));
   tcase_add_test (tc, test_latency_query);
   tcase_add_test (tc, test_flush_mid_frame);
+  tcase_add_test (tc, test_flush_keeps_caps);
+  tcase_add_test (tc, test_flush_stop_without_start);
   tcase_add_test (tc, test_pause_resume_no_burst);
   tcase_add_test (tc, test_ready_unschedules);
   tcase_add_test (tc, test_invalid_packets);
