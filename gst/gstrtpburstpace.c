@@ -1018,7 +1018,7 @@ wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
   base = GST_ELEMENT_CAST (self)->base_time;
   GST_OBJECT_UNLOCK (self);
 
-  target = rt + base;
+  target = rtp_burst_time_add (rt, base);
   id = self->clock_id = gst_clock_new_single_shot_id (clock, target);
   self->waiting_close = for_close;
   UNLOCK (self);
@@ -1064,7 +1064,7 @@ finish_frame_locked (GstRtpBurstPace * self, Item * frame)
   self->n_closed--;
   self->num_frames++;
   if (!frame->unpaced)
-    self->prev_end = frame->plan.start + frame->plan.span;
+    self->prev_end = rtp_burst_plan_end (&frame->plan);
   item_free (frame);
   BROADCAST (self);
 }
@@ -1082,7 +1082,7 @@ sync_time_locked (GstRtpBurstPace * self, Item * frame)
   if (!GST_CLOCK_TIME_IS_VALID (rt))
     return RTP_BURST_TIME_NONE;
   if (self->sync_upstream_latency)
-    rt += self->upstream_latency;
+    rt = rtp_burst_time_add (rt, self->upstream_latency);
   return rt;
 }
 
@@ -1185,7 +1185,8 @@ again:
     } else {
       /* wait for the rest of the frame, at most one period after its
        * latest packet */
-      guint64 deadline = item->last_arrival + self->period;
+      guint64 deadline = rtp_burst_time_add (item->last_arrival,
+          self->period);
 
       if (item->last_arrival == RTP_BURST_TIME_NONE ||
           now == RTP_BURST_TIME_NONE) {

@@ -303,8 +303,8 @@ rtp_burst_period_estimator_get (const RtpBurstPeriodEstimator * est,
 
 /**
  * rtp_burst_plan_start:
- * @sync_time: when the frame is due (clocksync's sync time), or
- *   RTP_BURST_TIME_NONE if unknown
+ * @sync_time: when the frame is due (the running time of its timestamp),
+ *   or RTP_BURST_TIME_NONE if unknown
  * @ready_time: when the frame was complete, or RTP_BURST_TIME_NONE
  * @now: the current time
  * @prev_end: the end of the previous frame's slots, or RTP_BURST_TIME_NONE
@@ -411,11 +411,18 @@ rtp_burst_plan_next (RtpBurstPlan * plan, GRand * rand, guint64 * slot_time,
     plan->offset = scale_floor (plan->span, j, plan->n_slots);
   }
 
-  *slot_time = plan->start + plan->offset;
+  *slot_time = rtp_burst_time_add (plan->start, plan->offset);
   *n_packets = (guint) MIN ((guint64) plan->burst_size,
       (guint64) plan->n_packets - first);
   plan->next_slot++;
   return TRUE;
+}
+
+/* When the plan's slots end: what the next frame may not start before. */
+guint64
+rtp_burst_plan_end (const RtpBurstPlan * plan)
+{
+  return rtp_burst_time_add (plan->start, plan->span);
 }
 
 /* The nominal slot duration Δt = span / k of the plan. */

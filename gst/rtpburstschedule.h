@@ -40,6 +40,16 @@ G_BEGIN_DECLS
 /* Number of frame-to-frame differences the estimators look back over. */
 #define RTP_BURST_ESTIMATOR_WINDOW 16
 
+/* a + b, saturating below RTP_BURST_TIME_NONE: times derived from absurd
+ * timestamps must not wrap around to the past */
+static inline guint64
+rtp_burst_time_add (guint64 a, guint64 b)
+{
+  if (b >= RTP_BURST_TIME_NONE - 1 || a >= RTP_BURST_TIME_NONE - 1 - b)
+    return RTP_BURST_TIME_NONE - 1;
+  return a + b;
+}
+
 guint    rtp_burst_slot_count     (guint64 payload_bytes, guint n_packets,
                                    guint payload_size, guint burst_size);
 
@@ -134,6 +144,7 @@ gboolean rtp_burst_plan_next  (RtpBurstPlan * plan, GRand * rand,
                                guint64 * slot_time, guint * n_packets);
 
 guint64  rtp_burst_plan_slot_duration (const RtpBurstPlan * plan);
+guint64  rtp_burst_plan_end   (const RtpBurstPlan * plan);
 
 guint64  rtp_burst_latency    (guint64 period, gdouble duty, gdouble slot_jitter);
 

@@ -534,6 +534,30 @@ GST_START_TEST (test_wakeup_tracker)
 
 GST_END_TEST;
 
+GST_START_TEST (test_plan_near_end_of_time)
+{
+  RtpBurstPlan plan;
+  RtpBurstStart st;
+  guint64 t, prev = 0;
+  guint n;
+
+  /* an absurd timestamp: slot times saturate instead of wrapping around */
+  rtp_burst_plan_start (G_MAXUINT64 - 2, NONE, 0, NONE, 36 * MS, &st);
+  fail_unless_equals_uint64 (st.start, G_MAXUINT64 - 2);
+  rtp_burst_plan_init (&plan, st.start, st.span, 40 * MS, 30, 30, 1, 0.0);
+  while (rtp_burst_plan_next (&plan, NULL, &t, &n)) {
+    fail_unless (t >= prev);
+    fail_unless (t < NONE);
+    prev = t;
+  }
+  fail_unless_equals_uint64 (rtp_burst_plan_end (&plan), NONE - 1);
+  fail_unless_equals_uint64 (rtp_burst_time_add (5, 7), 12);
+  fail_unless_equals_uint64 (rtp_burst_time_add (NONE - 10, 20), NONE - 1);
+  fail_unless_equals_uint64 (rtp_burst_time_add (3, NONE), NONE - 1);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstschedule_suite (void)
 {
@@ -557,6 +581,7 @@ rtpburstschedule_suite (void)
   tcase_add_test (tc, test_plan_jitter);
   tcase_add_test (tc, test_plan_jitter_capped_at_period);
   tcase_add_test (tc, test_latency);
+  tcase_add_test (tc, test_plan_near_end_of_time);
   tcase_add_test (tc, test_coarsen);
   tcase_add_test (tc, test_wakeup_tracker);
   return s;
