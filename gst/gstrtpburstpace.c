@@ -161,6 +161,7 @@ struct _GstRtpBurstPace
   gboolean playing;
   GstClockID clock_id;
   gboolean waiting_close;       /* clock_id is an open-frame timeout */
+  gboolean task_waiting;        /* the task waits on cond for the chain */
 
   GQueue items;                 /* Item *, oldest first */
   Item *open;                   /* the newest frame while it is not closed */
@@ -227,6 +228,12 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (rtpburstpace, "rtpburstpace",
 #define UNLOCK(s) g_mutex_unlock (&(s)->lock)
 #define BROADCAST(s) g_cond_broadcast (&(s)->cond)
 #define WAIT(s) g_cond_wait (&(s)->cond, &(s)->lock)
+/* the task waits for the chain: packets only wake it while it does */
+#define TASK_WAIT(s) G_STMT_START {                \
+  (s)->task_waiting = TRUE;                        \
+  g_cond_wait (&(s)->cond, &(s)->lock);            \
+  (s)->task_waiting = FALSE;                       \
+} G_STMT_END
 
 static void gst_rtp_burst_pace_finalize (GObject * object);
 static void gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
@@ -422,8 +429,8 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    *   the previous frame still occupied the time they were due
    * * #guint64 `timeout-frames`: frames closed because no packet came for
    *   one frame period (no marker bit, no new timestamp)
-   * * #guint64 `late-slots`: slots whose time had already passed when the
-   *   element came to wait for them
+   * * #guint64 `late-slots`: slots released more than 1 ms after their
+   *   time
    * * #guint64 `max-lateness`: the largest delay of a slot after its time,
    *   in ns, as read from the clock after the wait
    * * #guint64 `invalid-packets`: buffers dropped because they are not RTP
@@ -443,8 +450,8 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
           "min-slot-duration); min-slot-duration (in use, ns); unpaced-frames "
           "(ΔT unknown or no clock); catch-up-frames (slots shortened after "
           "being held back by the previous frame); timeout-frames (closed "
-          "after one period without packets); late-slots (slot time already "
-          "past when the wait began); max-lateness (largest delay of a slot "
+          "after one period without packets); late-slots (released more than "
+          "1 ms after their time); max-lateness (largest delay of a slot "
           "after its time, ns); invalid-packets (not RTP, dropped); "
           "flushed-packets (discarded by flushes and READY); queued-packets "
           "and queued-frames (waiting now)",
@@ -760,8 +767,8 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
   if ((action & RTP_BURST_PACKET_CLOSE_AFTER) ||
       frame->n_packets >= MAX_FRAME_PACKETS)
     close_open_frame_locked (self);
-
-  BROADCAST (self);
+  else if (self->task_waiting)
+    BROADCAST (self);
   return GST_FLOW_OK;
 }
 
@@ -1142,7 +1149,7 @@ again:
 
   item = g_queue_peek_head (&self->items);
   if (item == NULL) {
-    WAIT (self);
+    TASK_WAIT (self);
     goto again;
   }
 
@@ -1171,7 +1178,7 @@ again:
 
   /* packets only leave in PLAYING */
   if (!self->playing) {
-    WAIT (self);
+    TASK_WAIT (self);
     goto again;
   }
 
@@ -1190,7 +1197,7 @@ again:
 
       if (item->last_arrival == RTP_BURST_TIME_NONE ||
           now == RTP_BURST_TIME_NONE) {
-        WAIT (self);
+        TASK_WAIT (self);
       } else if (now < deadline) {
         wait_until_locked (self, deadline, TRUE, NULL);
       } else {
@@ -1210,7 +1217,7 @@ again:
       if (item->closed)
         finish_frame_locked (self, item);
       else
-        WAIT (self);
+        TASK_WAIT (self);
       goto again;
     }
     pop_packets_locked (self, item, n, &single, &list);
@@ -1233,10 +1240,10 @@ again:
       goto again;               /* paused or flushing: re-armed later */
     if (self->srcresult != GST_FLOW_OK)
       goto out_flushing;
-    if (cret == GST_CLOCK_EARLY)
-      self->num_late_slots++;
-    else
+    if (cret != GST_CLOCK_EARLY)
       rtp_burst_wakeup_tracker_add (&self->wakeups, MAX (lateness, 0));
+    if (lateness > (GstClockTimeDiff) RTP_BURST_LATE_THRESHOLD)
+      self->num_late_slots++;
     if (lateness > 0 && (guint64) lateness > self->max_lateness)
       self->max_lateness = lateness;
 
@@ -1246,22 +1253,26 @@ again:
   }
   if (item->closed && g_queue_is_empty (&item->packets))
     finish_frame_locked (self, item);
-  UNLOCK (self);
 
   {
     guint n = single ? 1 : gst_buffer_list_length (list);
     gsize size = single ? gst_buffer_get_size (single) :
         gst_buffer_list_calculate_size (list);
 
+    /* counted before the push, so that the stats are complete when the
+     * packets arrive downstream */
+    self->num_packets += n;
+    self->num_bytes += size;
+    UNLOCK (self);
+
     ret = single ? gst_pad_push (self->srcpad, single) :
         gst_pad_push_list (self->srcpad, list);
     LOCK (self);
     if (ret == GST_FLOW_FLUSHING) {
       /* refused by a flush (ours or downstream's): discarded, and counted */
+      self->num_packets -= n;
+      self->num_bytes -= size;
       self->num_flushed += n;
-    } else {
-      self->num_packets += n;
-      self->num_bytes += size;
     }
   }
   if (self->srcresult != GST_FLOW_OK)

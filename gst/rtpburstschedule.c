@@ -311,16 +311,20 @@ rtp_burst_period_estimator_get (const RtpBurstPeriodEstimator * est,
  * @span: duty * ΔT for this frame
  * @out: (out): where the first slot goes and what span to use
  *
- * The first slot is at the sync time, or now if that has passed or is
- * unknown, and never before the previous frame's slots have ended.
+ * A frame is due at max (sync time, time it was complete): when it is due
+ * by its timestamp, or when it arrived if that was later.  Its first slot
+ * is at that time, and never before the previous frame's slots have ended.
+ * The slot grid keeps that anchor even if the caller gets to the frame a
+ * little later (the wake-up of a thread), so later slots are not shifted by
+ * it; only when the caller is more than RTP_BURST_START_TOLERANCE late does
+ * the frame start now.
  *
- * A frame that could have started earlier, at max (sync time, ready time),
- * but was held back by the frames before it (frames come faster than they
- * can be paced, a backlog) is late by the difference.  Its span is
- * shortened by that lateness, down to half of @span, so that the delay
- * shrinks instead of growing, and the half keeps a backlog from leaving as
- * a burst.  Unused time is never carried over: an early frame simply waits
- * for its sync time.
+ * A frame that the previous frame's slots held back past its due time
+ * (frames come faster than they can be paced, a backlog) is late by the
+ * difference.  Its span is shortened by that lateness, down to half of
+ * @span, so that the delay shrinks instead of growing, and the half keeps a
+ * backlog from leaving as a burst.  Unused time is never carried over: an
+ * early frame simply waits for its sync time.
  */
 void
 rtp_burst_plan_start (guint64 sync_time, guint64 ready_time, guint64 now,
@@ -333,12 +337,15 @@ rtp_burst_plan_start (guint64 sync_time, guint64 ready_time, guint64 now,
   if (sync_time != RTP_BURST_TIME_NONE && sync_time > due)
     due = sync_time;
 
-  start = MAX (due, now);
+  start = due;
   if (prev_end != RTP_BURST_TIME_NONE && prev_end > start)
     start = prev_end;
-
-  out->start = start;
   out->lateness = start - due;
+
+  if (now > rtp_burst_time_add (start, RTP_BURST_START_TOLERANCE))
+    start = now;
+  out->start = start;
+
   shorten = MIN (out->lateness, span / 2);
   out->span = span - shorten;
   out->catch_up = shorten > 0;

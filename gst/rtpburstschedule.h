@@ -37,6 +37,13 @@ G_BEGIN_DECLS
 #define RTP_BURST_MIN_PERIOD   (G_GUINT64_CONSTANT (100000))        /* 0.1 ms */
 #define RTP_BURST_MAX_PERIOD   (G_GUINT64_CONSTANT (10000000000))   /* 10 s */
 
+/* A frame whose first slot the caller reaches later than this starts now
+ * instead of on its due time (rtp_burst_plan_start ()). */
+#define RTP_BURST_START_TOLERANCE (G_GUINT64_CONSTANT (1000000))   /* 1 ms */
+
+/* A slot released later than this after its time counts as late. */
+#define RTP_BURST_LATE_THRESHOLD (G_GUINT64_CONSTANT (1000000))    /* 1 ms */
+
 /* Number of frame-to-frame differences the estimators look back over. */
 #define RTP_BURST_ESTIMATOR_WINDOW 16
 

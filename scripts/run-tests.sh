@@ -8,7 +8,7 @@ bash scripts/setup.sh || exit 1
 
 status=0
 meson test -C build --print-errorlogs "$@" || status=1
-meson test -C build --setup valgrind --print-errorlogs "$@" || status=1
+meson test -C build --setup valgrind --no-suite bench --print-errorlogs "$@" || status=1
 
 # One closing line over all Check suites of both runs (each test binary
 # logs "NN%: Checks: N, Failures: F, Errors: E").

@@ -291,6 +291,17 @@ GST_START_TEST (test_plan_start)
   fail_unless_equals_uint64 (st.lateness, 196 * MS);
   fail_unless_equals_uint64 (st.span, 18 * MS);
 
+  /* the caller comes 0.5 ms after the due time: the grid keeps its anchor */
+  rtp_burst_plan_start (100 * MS, 100 * MS, 100 * MS + 500000, NONE, 36 * MS,
+      &st);
+  fail_unless_equals_uint64 (st.start, 100 * MS);
+  fail_unless (!st.catch_up);
+  /* ... 5 ms after it: the frame starts now, and that is no catch-up */
+  rtp_burst_plan_start (100 * MS, 100 * MS, 105 * MS, NONE, 36 * MS, &st);
+  fail_unless_equals_uint64 (st.start, 105 * MS);
+  fail_unless_equals_uint64 (st.span, 36 * MS);
+  fail_unless (!st.catch_up);
+
   /* a frame that arrived late on its own is not shortened */
   rtp_burst_plan_start (100 * MS, 130 * MS, 130 * MS, 120 * MS, 36 * MS, &st);
   fail_unless_equals_uint64 (st.start, 130 * MS);
