@@ -72,6 +72,7 @@
 
 #include <string.h>
 #include <gst/rtp/gstrtpbuffer.h>
+#include <gst/video/video.h>
 
 #include "gstrtpburstpace.h"
 #include "rtpburstschedule.h"
@@ -96,6 +97,12 @@ GST_DEBUG_CATEGORY_STATIC (rtp_burst_pace_debug);
 #define DEFAULT_PAYLOAD_SIZE  0
 #define DEFAULT_MIN_SLOT_DURATION 0
 #define DEFAULT_SYNC_UPSTREAM_LATENCY FALSE
+#define DEFAULT_MAX_RATE      0
+#define DEFAULT_MAX_RATE_FACTOR 0.0
+#define DEFAULT_MAX_LATENCY   (100 * GST_MSECOND)
+#define DEFAULT_OVERLOAD      RTP_BURST_OVERLOAD_COMPRESS
+#define MAX_MAX_RATE          (G_GUINT64_CONSTANT (100000000000))       /* 100 Gbit/s */
+#define MAX_MAX_LATENCY       (10 * GST_SECOND)
 #define MAX_MIN_SLOT_DURATION (GST_SECOND)
 
 #define MAX_SLOT_JITTER       0.5
@@ -112,6 +119,10 @@ enum
   PROP_PAYLOAD_SIZE,
   PROP_MIN_SLOT_DURATION,
   PROP_SYNC_UPSTREAM_LATENCY,
+  PROP_MAX_RATE,
+  PROP_MAX_RATE_FACTOR,
+  PROP_MAX_LATENCY,
+  PROP_OVERLOAD,
   PROP_STATS,
 };
 
@@ -124,6 +135,7 @@ typedef struct
   GQueue packets;               /* GstBuffer *, oldest first */
   guint n_packets;              /* packets added to the frame */
   guint64 payload_bytes;
+  guint64 bytes;                /* whole RTP packets */
   guint32 rtptime;
   GstClockTime pts, dts;
   guint64 first_arrival;        /* running time, RTP_BURST_TIME_NONE if unknown */
@@ -177,10 +189,15 @@ struct _GstRtpBurstPace
   guint payload_size;
   guint64 min_slot_duration;
   gboolean sync_upstream_latency;
+  guint64 max_rate;
+  gdouble max_rate_factor;
+  guint64 max_latency;
+  RtpBurstOverload overload;
 
   /* schedule */
   RtpBurstPeriodEstimator est;
   RtpBurstWakeupTracker wakeups;
+  RtpBurstRateMeter rate_meter;
   GstCaps *last_caps;
   guint max_payload;
   guint64 period;
@@ -196,6 +213,7 @@ struct _GstRtpBurstPace
   gboolean post_period_warning;
   gboolean period_warned;
   gint64 last_invalid_warning;  /* monotonic µs */
+  GstStructure *drop_message;   /* details of the last dropped frame */
 
   /* stats */
   guint64 num_frames, num_packets, num_bytes, num_slots;
@@ -205,7 +223,32 @@ struct _GstRtpBurstPace
   guint64 num_late_slots, max_lateness;
   guint64 num_invalid, num_flushed;
   guint64 unpaced_since_period;
+  guint64 num_spread, num_compressed, max_backlog;
+  guint64 num_dropped_frames, num_dropped_packets, num_key_unit_requests;
 };
+
+#define GST_TYPE_RTP_BURST_PACE_OVERLOAD (gst_rtp_burst_pace_overload_get_type ())
+static GType
+gst_rtp_burst_pace_overload_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {RTP_BURST_OVERLOAD_COMPRESS,
+        "Shorten the slots to meet max-latency (the rate cap yields)",
+        "compress"},
+    {RTP_BURST_OVERLOAD_DROP,
+          "Drop whole frames not yet started, then ask upstream for a key unit",
+        "drop"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstRtpBurstPaceOverload", values);
+
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
@@ -407,6 +450,75 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
           G_PARAM_STATIC_STRINGS));
 
   /**
+   * GstRtpBurstPace:max-rate:
+   *
+   * A peak-rate cap in bit/s (whole RTP packets).  Equation (2) spreads a
+   * frame over its own period only; a keyframe many times the mean frame
+   * then leaves faster than a bottleneck drains.  A frame that would be
+   * sent faster than the cap is spread over longer than duty·ΔT, into the
+   * following periods, with the frames behind it waiting in order, as long
+   * as #GstRtpBurstPace:max-latency allows.  0 (default) is off, the
+   * paper's behaviour, unless #GstRtpBurstPace:max-rate-factor is set.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_RATE,
+      g_param_spec_uint64 ("max-rate", "Maximum rate",
+          "Peak-rate cap in bit/s: frames that would leave faster are spread "
+          "beyond their period within max-latency (0 = off)",
+          0, MAX_MAX_RATE, DEFAULT_MAX_RATE,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:max-rate-factor:
+   *
+   * Derives the peak-rate cap from the stream: this factor times its mean
+   * bit rate over the last 64 frames (measured once 32 frames were seen).
+   * Used when #GstRtpBurstPace:max-rate is 0; 0 (default) is off.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_RATE_FACTOR,
+      g_param_spec_double ("max-rate-factor", "Maximum rate factor",
+          "Peak-rate cap as a factor of the stream's measured mean rate, "
+          "used when max-rate is 0 (0 = off)",
+          0.0, 1000.0, DEFAULT_MAX_RATE_FACTOR,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:max-latency:
+   *
+   * With a peak-rate cap, the latency budget: the longest a frame's last
+   * packet may leave after the frame was due (its timestamp, or its
+   * arrival if later).  When the cap would need longer,
+   * #GstRtpBurstPace:overload decides.  The LATENCY query reports it.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_LATENCY,
+      g_param_spec_uint64 ("max-latency", "Maximum latency",
+          "With a rate cap: the longest a packet may be held after its frame "
+          "was due, in ns",
+          GST_MSECOND, MAX_MAX_LATENCY, DEFAULT_MAX_LATENCY,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:overload:
+   *
+   * What to do when the rate cap cannot be kept within
+   * #GstRtpBurstPace:max-latency: compress the frame's slots so that its
+   * last packet is just in budget (the cap yields, nothing is lost), or
+   * drop whole frames that have not started (never part of a frame), post
+   * an element message `rtpburstpace-frame-dropped` and send a
+   * force-key-unit event upstream so the encoder recovers.  A frame that
+   * alone needs longer than the budget is compressed even with drop.
+   */
+  g_object_class_install_property (gobject_class, PROP_OVERLOAD,
+      g_param_spec_enum ("overload", "Overload",
+          "When the rate cap cannot be kept within max-latency: compress the "
+          "slots or drop whole frames not yet started",
+          GST_TYPE_RTP_BURST_PACE_OVERLOAD, DEFAULT_OVERLOAD,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
    * GstRtpBurstPace:stats:
    *
    * A #GstStructure named application/x-rtp-burst-pace-stats:
@@ -438,6 +550,15 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    *   changes to READY, including a slot whose push a flush refused
    * * #guint `queued-packets`: packets waiting in the element now
    * * #guint `queued-frames`: complete frames waiting in the element now
+   * * #guint64 `max-rate`: the peak-rate cap in use, bit/s, 0 = none
+   * * #guint64 `mean-rate`: the stream's measured mean rate, bit/s
+   * * #guint64 `spread-frames`: frames the cap spread beyond duty·ΔT
+   * * #guint64 `compressed-frames`: frames whose slots the budget shortened
+   * * #guint64 `max-backlog`: the longest a frame's last slot came after the
+   *   frame was due, ns
+   * * #guint64 `dropped-frames`, `dropped-packets`: dropped by
+   *   #GstRtpBurstPace:overload=drop
+   * * #guint64 `key-unit-requests`: force-key-unit events sent upstream
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
@@ -454,7 +575,12 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
           "1 ms after their time); max-lateness (largest delay of a slot "
           "after its time, ns); invalid-packets (not RTP, dropped); "
           "flushed-packets (discarded by flushes and READY); queued-packets "
-          "and queued-frames (waiting now)",
+          "and queued-frames (waiting now); max-rate (cap in use, bit/s) and "
+          "mean-rate (measured, bit/s); spread-frames (spread beyond duty x "
+          "period by the cap); compressed-frames (shortened by max-latency); "
+          "max-backlog (longest a last slot came after its frame was due, "
+          "ns); dropped-frames, dropped-packets and key-unit-requests "
+          "(overload=drop)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
@@ -511,6 +637,11 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->payload_size = DEFAULT_PAYLOAD_SIZE;
   self->min_slot_duration = DEFAULT_MIN_SLOT_DURATION;
   self->sync_upstream_latency = DEFAULT_SYNC_UPSTREAM_LATENCY;
+  self->max_rate = DEFAULT_MAX_RATE;
+  self->max_rate_factor = DEFAULT_MAX_RATE_FACTOR;
+  self->max_latency = DEFAULT_MAX_LATENCY;
+  self->overload = DEFAULT_OVERLOAD;
+  rtp_burst_rate_meter_init (&self->rate_meter);
   rtp_burst_wakeup_tracker_init (&self->wakeups);
   self->rand = g_rand_new ();
   self->upstream_latency = 0;
@@ -535,6 +666,8 @@ gst_rtp_burst_pace_finalize (GObject * object)
 
   g_queue_clear_full (&self->items, (GDestroyNotify) item_free);
   gst_clear_caps (&self->last_caps);
+  if (self->drop_message)
+    gst_structure_free (self->drop_message);
   g_rand_free (self->rand);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
@@ -598,6 +731,9 @@ reset_stats_locked (GstRtpBurstPace * self)
   self->num_late_slots = self->max_lateness = 0;
   self->num_invalid = self->num_flushed = 0;
   self->unpaced_since_period = 0;
+  self->num_spread = self->num_compressed = self->max_backlog = 0;
+  self->num_dropped_frames = self->num_dropped_packets = 0;
+  self->num_key_unit_requests = 0;
 }
 
 /* Running time now, RTP_BURST_TIME_NONE without a clock. */
@@ -666,6 +802,7 @@ close_open_frame_locked (GstRtpBurstPace * self)
   rtp_burst_period_estimator_add_frame (&self->est, frame->rtptime,
       frame->first_arrival);
   update_period_locked (self);
+  rtp_burst_rate_meter_add (&self->rate_meter, frame->bytes);
 
   p = self->payload_size ? self->payload_size : self->max_payload;
   frame->period = self->period;
@@ -761,6 +898,7 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
   g_queue_push_tail (&frame->packets, buffer);
   frame->n_packets++;
   frame->payload_bytes += payload_len;
+  frame->bytes += gst_buffer_get_size (buffer);
   self->n_queued_packets++;
   self->max_payload = MAX (self->max_payload, payload_len);
 
@@ -777,6 +915,7 @@ static void
 post_pending_messages (GstRtpBurstPace * self)
 {
   gboolean latency, invalid, period;
+  GstStructure *dropped;
   guint64 n_invalid;
 
   LOCK (self);
@@ -784,9 +923,22 @@ post_pending_messages (GstRtpBurstPace * self)
   invalid = self->post_invalid_warning;
   period = self->post_period_warning;
   n_invalid = self->num_invalid;
+  dropped = self->drop_message;
+  self->drop_message = NULL;
+  if (dropped)
+    self->num_key_unit_requests++;
   self->post_latency = self->post_invalid_warning = FALSE;
   self->post_period_warning = FALSE;
   UNLOCK (self);
+
+  if (dropped) {
+    gst_element_post_message (GST_ELEMENT_CAST (self),
+        gst_message_new_element (GST_OBJECT_CAST (self), dropped));
+    /* the decoder lost its reference: ask the encoder for a key unit */
+    gst_pad_push_event (self->sinkpad,
+        gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+            TRUE, 0));
+  }
 
   if (latency)
     gst_element_post_message (GST_ELEMENT_CAST (self),
@@ -963,9 +1115,29 @@ gst_rtp_burst_pace_sink_query (GstPad * pad, GstObject * parent,
   return gst_pad_query_default (pad, parent, query);
 }
 
+static gboolean
+rate_cap_enabled_locked (GstRtpBurstPace * self)
+{
+  return self->max_rate > 0 || self->max_rate_factor > 0.0;
+}
+
+/* The peak-rate cap in use now, bit/s; 0 = none (yet). */
+static guint64
+max_rate_locked (GstRtpBurstPace * self)
+{
+  if (self->max_rate > 0)
+    return self->max_rate;
+  if (self->max_rate_factor > 0.0)
+    return (guint64) (self->max_rate_factor *
+        (gdouble) rtp_burst_rate_meter_get (&self->rate_meter, self->period));
+  return 0;
+}
+
 static guint64
 own_latency_locked (GstRtpBurstPace * self)
 {
+  if (rate_cap_enabled_locked (self))
+    return self->max_latency;
   if (self->period == 0)
     return 0;
   return rtp_burst_latency (self->period, self->duty, self->slot_jitter);
@@ -1106,22 +1278,67 @@ start_unpaced_locked (GstRtpBurstPace * self, Item * frame)
   }
 }
 
+/* Removes the frame at the head, not started, with all its packets. */
 static void
+drop_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 backlog)
+{
+  guint n = g_queue_get_length (&frame->packets);
+
+  GST_INFO_OBJECT (self, "dropping frame %u of %u packets: its last slot "
+      "would be %" GST_TIME_FORMAT " after it was due", frame->rtptime, n,
+      GST_TIME_ARGS (backlog));
+  self->num_dropped_frames++;
+  self->num_dropped_packets += n;
+  self->n_queued_packets -= n;
+  if (self->drop_message)
+    gst_structure_free (self->drop_message);
+  self->drop_message = gst_structure_new ("rtpburstpace-frame-dropped",
+      "rtptime", G_TYPE_UINT, frame->rtptime,
+      "packets", G_TYPE_UINT, n,
+      "bytes", G_TYPE_UINT64, frame->bytes,
+      "backlog", G_TYPE_UINT64, backlog,
+      "max-latency", G_TYPE_UINT64, self->max_latency,
+      "dropped-frames", G_TYPE_UINT64, self->num_dropped_frames, NULL);
+  g_queue_pop_head (&self->items);
+  self->n_closed--;
+  item_free (frame);
+  BROADCAST (self);
+}
+
+/* Plans the frame at the head.  Returns FALSE if it was dropped. */
+static gboolean
 start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
 {
   RtpBurstStart start;
+  RtpBurstLimits limits;
+  RtpBurstLimitResult limited;
   guint64 span;
 
   if (frame->period == 0 || now == RTP_BURST_TIME_NONE) {
     start_unpaced_locked (self, frame);
-    return;
+    return TRUE;
   }
-  frame->started = TRUE;
   self->unpaced_since_period = 0;
 
   span = rtp_burst_span (frame->period, frame->duty);
   rtp_burst_plan_start (sync_time_locked (self, frame), frame->ready_time,
       now, self->prev_end, span, &start);
+
+  limits.max_rate = max_rate_locked (self);
+  limits.budget = rate_cap_enabled_locked (self) ? self->max_latency : 0;
+  limits.overload = self->overload;
+  if (rtp_burst_apply_limits (&limits, frame->bytes, frame->n_slots, &start,
+          &limited) == RTP_BURST_LIMIT_DROP) {
+    drop_frame_locked (self, frame, limited.backlog);
+    return FALSE;
+  }
+  frame->started = TRUE;
+  if (limited.spread)
+    self->num_spread++;
+  if (limited.compressed)
+    self->num_compressed++;
+  self->max_backlog = MAX (self->max_backlog, limited.backlog);
+
   if (start.catch_up) {
     self->num_catch_up++;
     GST_DEBUG_OBJECT (self, "frame %u held back %" GST_TIME_FORMAT
@@ -1132,6 +1349,7 @@ start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
       frame->n_packets, frame->n_slots, frame->burst_size, frame->slot_jitter);
   self->last_slot_duration = rtp_burst_plan_slot_duration (&frame->plan);
   self->last_burst_size = frame->plan.burst_size;
+  return TRUE;
 }
 
 static void
@@ -1188,7 +1406,12 @@ again:
     if (item->unpaced) {
       start_unpaced_locked (self, item);
     } else if (item->closed) {
-      start_frame_locked (self, item, now);
+      if (!start_frame_locked (self, item, now)) {
+        /* dropped: tell the application and upstream now */
+        UNLOCK (self);
+        post_pending_messages (self);
+        return;
+      }
     } else {
       /* wait for the rest of the frame, at most one period after its
        * latest packet */
@@ -1391,6 +1614,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       reset_stats_locked (self);
       reseed_locked (self);
       rtp_burst_wakeup_tracker_init (&self->wakeups);
+      rtp_burst_rate_meter_init (&self->rate_meter);
       self->playing = FALSE;
       self->prev_end = RTP_BURST_TIME_NONE;
       self->period_warned = FALSE;
@@ -1466,7 +1690,16 @@ create_stats_locked (GstRtpBurstPace * self)
       "invalid-packets", G_TYPE_UINT64, self->num_invalid,
       "flushed-packets", G_TYPE_UINT64, self->num_flushed,
       "queued-packets", G_TYPE_UINT, self->n_queued_packets,
-      "queued-frames", G_TYPE_UINT, self->n_closed, NULL);
+      "queued-frames", G_TYPE_UINT, self->n_closed,
+      "max-rate", G_TYPE_UINT64, max_rate_locked (self),
+      "mean-rate", G_TYPE_UINT64,
+      rtp_burst_rate_meter_get (&self->rate_meter, self->period),
+      "spread-frames", G_TYPE_UINT64, self->num_spread,
+      "compressed-frames", G_TYPE_UINT64, self->num_compressed,
+      "max-backlog", G_TYPE_UINT64, self->max_backlog,
+      "dropped-frames", G_TYPE_UINT64, self->num_dropped_frames,
+      "dropped-packets", G_TYPE_UINT64, self->num_dropped_packets,
+      "key-unit-requests", G_TYPE_UINT64, self->num_key_unit_requests, NULL);
 }
 
 static void
@@ -1504,6 +1737,21 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
       break;
     case PROP_SYNC_UPSTREAM_LATENCY:
       self->sync_upstream_latency = g_value_get_boolean (value);
+      break;
+    case PROP_MAX_RATE:
+      self->max_rate = g_value_get_uint64 (value);
+      self->post_latency = TRUE;
+      break;
+    case PROP_MAX_RATE_FACTOR:
+      self->max_rate_factor = g_value_get_double (value);
+      self->post_latency = TRUE;
+      break;
+    case PROP_MAX_LATENCY:
+      self->max_latency = g_value_get_uint64 (value);
+      self->post_latency = TRUE;
+      break;
+    case PROP_OVERLOAD:
+      self->overload = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1544,6 +1792,18 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
       break;
     case PROP_SYNC_UPSTREAM_LATENCY:
       g_value_set_boolean (value, self->sync_upstream_latency);
+      break;
+    case PROP_MAX_RATE:
+      g_value_set_uint64 (value, self->max_rate);
+      break;
+    case PROP_MAX_RATE_FACTOR:
+      g_value_set_double (value, self->max_rate_factor);
+      break;
+    case PROP_MAX_LATENCY:
+      g_value_set_uint64 (value, self->max_latency);
+      break;
+    case PROP_OVERLOAD:
+      g_value_set_enum (value, self->overload);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, create_stats_locked (self));

@@ -337,6 +337,7 @@ rtp_burst_plan_start (guint64 sync_time, guint64 ready_time, guint64 now,
   if (sync_time != RTP_BURST_TIME_NONE && sync_time > due)
     due = sync_time;
 
+  out->due = due;
   start = due;
   if (prev_end != RTP_BURST_TIME_NONE && prev_end > start)
     start = prev_end;
@@ -521,4 +522,125 @@ rtp_burst_wakeup_tracker_add (RtpBurstWakeupTracker * tracker,
   value = 2 * sorted[RTP_BURST_WAKEUP_WINDOW / 2];
   tracker->auto_min_slot = CLAMP (value, RTP_BURST_AUTO_MIN_SLOT_FLOOR,
       RTP_BURST_AUTO_MIN_SLOT_CEILING);
+}
+
+/**
+ * rtp_burst_rate_span:
+ * @bytes: bytes of a frame's packets
+ * @max_rate: a bit rate, bit/s
+ *
+ * Returns: how long @bytes take at @max_rate, in ns rounded up; 0 if there
+ * is no cap.
+ */
+guint64
+rtp_burst_rate_span (guint64 bytes, guint64 max_rate)
+{
+  gdouble ns;
+
+  if (max_rate == 0)
+    return 0;
+  ns = ceil ((gdouble) bytes * 8e9 / (gdouble) max_rate);
+  return ns >= (gdouble) (RTP_BURST_TIME_NONE - 1) ?
+      RTP_BURST_TIME_NONE - 1 : (guint64) ns;
+}
+
+/* the offset of the last of k slots over span */
+static guint64
+last_offset (guint64 span, guint k)
+{
+  return k > 1 ? scale_floor (span, k - 1, k) : 0;
+}
+
+/**
+ * rtp_burst_apply_limits:
+ * @limits: the cap, the budget and what to do when the budget is short
+ * @bytes: the frame's bytes (whole RTP packets)
+ * @n_slots: its k
+ * @start: (inout): from rtp_burst_plan_start (); the span is changed
+ * @result: (out): what happened
+ *
+ * The peak-rate cap spreads a frame that would be sent faster than
+ * @limits->max_rate over longer than duty·ΔT (the frames behind it wait
+ * in order); the slots stay even.  The budget bounds how long after its
+ * due time (its timestamp, or its arrival if later) the frame's last slot
+ * may be.  When the frame would miss it, it is either compressed — its
+ * span shortened so that the last slot is just in budget, the cap yields —
+ * or, with RTP_BURST_OVERLOAD_DROP, dropped, but only if it would meet the
+ * budget on its own: a frame that alone needs longer than the budget is
+ * compressed, since dropping it would not let anything through.
+ *
+ * Returns: whether to send or to drop the frame.
+ */
+RtpBurstLimitDecision
+rtp_burst_apply_limits (const RtpBurstLimits * limits, guint64 bytes,
+    guint n_slots, RtpBurstStart * start, RtpBurstLimitResult * result)
+{
+  guint64 cap_span, wait, need, allowed;
+  guint k = MAX (n_slots, 1);
+
+  memset (result, 0, sizeof (*result));
+
+  cap_span = rtp_burst_rate_span (bytes, limits->max_rate);
+  if (cap_span > start->span) {
+    start->span = cap_span;
+    result->spread = TRUE;
+  }
+
+  wait = start->start > start->due ? start->start - start->due : 0;
+  need = last_offset (start->span, k);
+  result->backlog = rtp_burst_time_add (wait, need);
+  if (limits->budget == 0 || result->backlog <= limits->budget)
+    return RTP_BURST_LIMIT_SEND;
+
+  if (limits->overload == RTP_BURST_OVERLOAD_DROP && need <= limits->budget)
+    return RTP_BURST_LIMIT_DROP;
+
+  /* compress: the last slot just in budget (or now, if the wait alone
+   * has used it up) */
+  allowed = limits->budget > wait ? limits->budget - wait : 0;
+  if (k > 1) {
+    guint64 span = scale_floor (allowed, k, k - 1);
+
+    /* scale_floor can round the last offset one ns below allowed */
+    if (span < start->span) {
+      start->span = span;
+      result->compressed = TRUE;
+    }
+  }
+  result->backlog = rtp_burst_time_add (wait, last_offset (start->span, k));
+  return RTP_BURST_LIMIT_SEND;
+}
+
+void
+rtp_burst_rate_meter_init (RtpBurstRateMeter * meter)
+{
+  memset (meter, 0, sizeof (*meter));
+}
+
+void
+rtp_burst_rate_meter_add (RtpBurstRateMeter * meter, guint64 bytes)
+{
+  if (meter->n == RTP_BURST_RATE_WINDOW)
+    meter->sum -= meter->bytes[meter->pos];
+  else
+    meter->n++;
+  meter->bytes[meter->pos] = bytes;
+  meter->sum += bytes;
+  meter->pos = (meter->pos + 1) % RTP_BURST_RATE_WINDOW;
+}
+
+/**
+ * rtp_burst_rate_meter_get:
+ * @period: the frame period ΔT
+ *
+ * Returns: the mean bit rate of the last frames, bit/s, or 0 until half a
+ * window of frames has been seen (or without a period).
+ */
+guint64
+rtp_burst_rate_meter_get (const RtpBurstRateMeter * meter, guint64 period)
+{
+  if (period == 0 || meter->n < RTP_BURST_RATE_WINDOW / 2)
+    return 0;
+  return (guint64) ((gdouble) meter->sum * 8e9 /
+      ((gdouble) meter->n * (gdouble) period));
 }

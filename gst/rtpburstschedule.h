@@ -133,6 +133,7 @@ typedef struct {
 } RtpBurstPlan;
 
 typedef struct {
+  guint64 due;            /* when the frame was due: max (sync, ready) */
   guint64 start;          /* first slot */
   guint64 span;           /* span to spread the frame over */
   guint64 lateness;       /* how long the previous frame held this one back */
@@ -154,6 +155,51 @@ guint64  rtp_burst_plan_slot_duration (const RtpBurstPlan * plan);
 guint64  rtp_burst_plan_end   (const RtpBurstPlan * plan);
 
 guint64  rtp_burst_latency    (guint64 period, gdouble duty, gdouble slot_jitter);
+
+/* --- Peak-rate cap and latency budget ---------------------------------- */
+
+typedef enum {
+  RTP_BURST_OVERLOAD_COMPRESS = 0,  /* the cap yields: shorter slots */
+  RTP_BURST_OVERLOAD_DROP = 1,      /* drop whole frames not yet started */
+} RtpBurstOverload;
+
+typedef enum {
+  RTP_BURST_LIMIT_SEND = 0,
+  RTP_BURST_LIMIT_DROP,
+} RtpBurstLimitDecision;
+
+typedef struct {
+  guint64 max_rate;       /* bit/s, 0 = no cap */
+  guint64 budget;         /* ns a packet may wait after its frame is due */
+  RtpBurstOverload overload;
+} RtpBurstLimits;
+
+typedef struct {
+  gboolean spread;        /* the cap made the span longer than duty * ΔT */
+  gboolean compressed;    /* the budget made it shorter than the cap wants */
+  guint64 backlog;        /* how long after it was due the last slot is */
+} RtpBurstLimitResult;
+
+guint64  rtp_burst_rate_span  (guint64 bytes, guint64 max_rate);
+
+RtpBurstLimitDecision rtp_burst_apply_limits (const RtpBurstLimits * limits,
+                                              guint64 bytes, guint n_slots,
+                                              RtpBurstStart * start,
+                                              RtpBurstLimitResult * result);
+
+#define RTP_BURST_RATE_WINDOW 64
+
+/* The stream's mean bit rate over its last RTP_BURST_RATE_WINDOW frames. */
+typedef struct {
+  guint64 bytes[RTP_BURST_RATE_WINDOW];
+  guint n, pos;
+  guint64 sum;
+} RtpBurstRateMeter;
+
+void     rtp_burst_rate_meter_init  (RtpBurstRateMeter * meter);
+void     rtp_burst_rate_meter_add   (RtpBurstRateMeter * meter, guint64 bytes);
+guint64  rtp_burst_rate_meter_get   (const RtpBurstRateMeter * meter,
+                                     guint64 period);
 
 /* --- High packet rates: a minimum slot duration ------------------------- */
 

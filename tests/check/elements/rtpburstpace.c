@@ -29,6 +29,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/check/gsttestclock.h>
 #include <gst/rtp/gstrtpbuffer.h>
+#include <gst/video/video.h>
 
 #define MS (G_GUINT64_CONSTANT (1000000))
 #define PERIOD (40 * MS)
@@ -753,6 +754,163 @@ GST_START_TEST (test_downstream_flow)
 
 GST_END_TEST;
 
+/* A keyframe of 65 x 1212 B (1200 B payloads) at a cap of 8.08 Mbit/s takes
+ * 78 ms: 65 slots of 1.2 ms.  While it is paced, the next frame of 10
+ * packets arrives at 40.8 ms. */
+static void
+push_keyframe_and_next (Fixture * f)
+{
+  guint j;
+
+  push_frame (f, 0, 65, 1200);
+  for (j = 0; j <= 34; j++)
+    crank_slot (f, j * 1200000, 1);
+  push_frame (f, 1, 10, 1200);
+  for (; j < 65; j++)
+    crank_slot (f, j * 1200000, 1);
+}
+
+GST_START_TEST (test_max_rate_spreads_keyframe)
+{
+  Fixture f;
+
+  fixture_init (&f, CAPS_25, "max-rate", G_GUINT64_CONSTANT (8080000), NULL);
+  push_keyframe_and_next (&f);
+  /* the next frame waits until 78 ms, in order, and catches up: held back
+   * 37.2 ms, so half a span, 18 ms (the cap would allow 12 ms) */
+  crank_frame (&f, 78 * MS, 1800000, 10, 1);
+  fail_unless_equals_uint64 (stat (&f, "spread-frames"), 1);
+  fail_unless_equals_uint64 (stat (&f, "compressed-frames"), 0);
+  fail_unless_equals_uint64 (stat (&f, "catch-up-frames"), 1);
+  fail_unless_equals_uint64 (stat (&f, "max-rate"), 8080000);
+  /* the latest last slot: 37.2 ms waited + 16.2 ms of slots */
+  fail_unless_equals_uint64 (stat (&f, "max-backlog"), 76800000);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_max_latency_compresses)
+{
+  Fixture f;
+
+  /* a 60 ms budget: the keyframe's last slot at 60 ms, not 76.8 ms */
+  fixture_init (&f, CAPS_25, "max-rate", G_GUINT64_CONSTANT (8080000),
+      "max-latency", 60 * MS, NULL);
+  push_frame (&f, 0, 65, 1200);
+  crank_frame (&f, 0, 937500, 65, 1);
+  fail_unless_equals_uint64 (stat (&f, "compressed-frames"), 1);
+  fail_unless_equals_uint64 (stat (&f, "max-backlog"), 60 * MS);
+  fail_unless_equals_uint64 (stat (&f, "dropped-frames"), 0);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_overload_drop)
+{
+  Fixture f;
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  const GstStructure *s;
+  GstEvent *ev;
+  guint packets, j;
+
+  /* a 50 ms budget with overload=drop */
+  fixture_init (&f, CAPS_25, "max-rate", G_GUINT64_CONSTANT (8080000),
+      "max-latency", 50 * MS, "overload", 1, NULL);
+  gst_element_set_bus (f.h->element, bus);
+  push_frame (&f, 0, 65, 1200);
+  for (j = 0; j < 65; j++) {
+    /* the keyframe alone needs 76.8 ms > 50 ms: dropping it would not
+     * help, so it is compressed to end at 50 ms (span 50 ms * 65 / 64) */
+    crank_slot (&f, j * 781250, 1);
+    if (j == 0) {
+      /* a frame due at 0 waits for the keyframe until 50.78 ms: even
+       * caught up (18 ms) it would end 66.98 ms after it was due; on its
+       * own it would fit: it is dropped whole */
+      push_frame_full (&f, 1000 + 3600, 0, 10, 1200, TRUE);
+    }
+  }
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL);
+  s = gst_message_get_structure (msg);
+  fail_unless (gst_structure_has_name (s, "rtpburstpace-frame-dropped"));
+  fail_unless (gst_structure_get_uint (s, "packets", &packets));
+  fail_unless_equals_int (packets, 10);
+  gst_message_unref (msg);
+  /* the encoder is asked for a key unit */
+  while ((ev = gst_harness_pull_upstream_event (f.h))) {
+    gboolean key_unit = gst_video_event_is_force_key_unit (ev);
+
+    gst_event_unref (ev);
+    if (key_unit)
+      break;
+  }
+  fail_unless (ev != NULL);
+  fail_unless_equals_uint64 (stat (&f, "compressed-frames"), 1);
+  fail_unless_equals_uint64 (stat (&f, "dropped-frames"), 1);
+  fail_unless_equals_uint64 (stat (&f, "dropped-packets"), 10);
+  fail_unless_equals_uint64 (stat (&f, "key-unit-requests"), 1);
+  fail_unless_equals_uint64 (stat (&f, "queued-packets"), 0);
+
+  /* the stream goes on: the next frame is paced normally */
+  f.seq_out = f.seq_in;
+  gst_test_clock_set_time (f.clock, 80 * MS);
+  push_frame (&f, 2, 10, 1200);
+  crank_frame (&f, 80 * MS, 3600000, 10, 1);
+  fail_unless_equals_uint64 (stat (&f, "dropped-frames"), 1);
+
+  gst_element_set_bus (f.h->element, NULL);
+  gst_object_unref (bus);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_max_rate_latency_and_factor)
+{
+  Fixture f;
+  GstQuery *q;
+  GstClockTime min, max;
+  gboolean live;
+  guint64 cap, span;
+  guint i;
+
+  /* with a cap the element reports its budget */
+  fixture_init (&f, CAPS_25, "max-rate-factor", 2.0, "max-latency",
+      120 * MS, NULL);
+  q = gst_query_new_latency ();
+  fail_unless (gst_pad_peer_query (f.h->sinkpad, q));
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless_equals_uint64 (min, 120 * MS);
+  gst_query_unref (q);
+
+  /* no cap until 32 frames were measured; then 2 x their mean rate:
+   * 10 x 1212 B per 40 ms = 2.424 Mbit/s, cap 4.848 Mbit/s */
+  for (i = 0; i < 32; i++) {
+    push_frame (&f, i, 10, 1200);
+    crank_frame (&f, i * PERIOD, 3600000, 10, 1);
+  }
+  fail_unless_equals_uint64 (stat (&f, "mean-rate"), 2424000);
+  fail_unless_equals_uint64 (stat (&f, "max-rate"), 4848000);
+  fail_unless_equals_uint64 (stat (&f, "spread-frames"), 0);
+  /* a frame of 40 x 1212 B: more than 36 ms at the cap (which now counts
+   * this frame too), so it is spread evenly over what the cap needs */
+  push_frame (&f, 32, 40, 1200);
+  cap = stat (&f, "max-rate");
+  fail_unless (cap > 4848000 && cap < 6000000);
+  span = (guint64) ceil (40 * 1212 * 8e9 / cap);
+  fail_unless (span > 36 * MS);
+  for (i = 0; i < 40; i++)
+    crank_slot (&f, 32 * PERIOD + span * i / 40, 1);
+  fail_unless_equals_uint64 (stat (&f, "spread-frames"), 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_latency_query)
 {
   Fixture f;
@@ -1106,6 +1264,10 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_properties_while_playing);
   tcase_add_loop_test (tc, test_downstream_flow, 0,
       G_N_ELEMENTS (downstream_flows));
+  tcase_add_test (tc, test_max_rate_spreads_keyframe);
+  tcase_add_test (tc, test_max_latency_compresses);
+  tcase_add_test (tc, test_overload_drop);
+  tcase_add_test (tc, test_max_rate_latency_and_factor);
   tcase_add_test (tc, test_latency_query);
   tcase_add_test (tc, test_flush_mid_frame);
   tcase_add_test (tc, test_flush_keeps_caps);

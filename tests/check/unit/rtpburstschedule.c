@@ -569,6 +569,115 @@ GST_START_TEST (test_plan_near_end_of_time)
 
 GST_END_TEST;
 
+GST_START_TEST (test_rate_span)
+{
+  /* 65 packets of 1212 B at 8.08 Mbit/s: 78 ms */
+  fail_unless_equals_uint64 (rtp_burst_rate_span (65 * 1212, 8080000),
+      78 * MS);
+  fail_unless_equals_uint64 (rtp_burst_rate_span (1, 3), 2666666667);
+  fail_unless_equals_uint64 (rtp_burst_rate_span (1000, 0), 0);
+  fail_unless_equals_uint64 (rtp_burst_rate_span (G_MAXUINT64, 1), NONE - 1);
+}
+
+GST_END_TEST;
+
+static RtpBurstStart
+start_at (guint64 due, guint64 start, guint64 span)
+{
+  RtpBurstStart st = { due, start, span, start - due, FALSE };
+
+  return st;
+}
+
+GST_START_TEST (test_limits)
+{
+  RtpBurstLimits lim = { 8080000, 100 * MS, RTP_BURST_OVERLOAD_COMPRESS };
+  RtpBurstLimitResult res;
+  RtpBurstStart st;
+
+  /* a keyframe of 65 x 1212 B: spread over 78 ms instead of 36 */
+  st = start_at (0, 0, 36 * MS);
+  fail_unless_equals_int (rtp_burst_apply_limits (&lim, 65 * 1212, 65, &st,
+          &res), RTP_BURST_LIMIT_SEND);
+  fail_unless_equals_uint64 (st.span, 78 * MS);
+  fail_unless (res.spread && !res.compressed);
+  fail_unless_equals_uint64 (res.backlog, 78 * MS * 64 / 65);
+
+  /* a small frame is not touched */
+  st = start_at (0, 0, 36 * MS);
+  rtp_burst_apply_limits (&lim, 10 * 1212, 10, &st, &res);
+  fail_unless_equals_uint64 (st.span, 36 * MS);
+  fail_unless (!res.spread && !res.compressed);
+
+  /* a 60 ms budget: the last slot at 60 ms, span 60 ms * 65 / 64 */
+  lim.budget = 60 * MS;
+  st = start_at (0, 0, 36 * MS);
+  fail_unless_equals_int (rtp_burst_apply_limits (&lim, 65 * 1212, 65, &st,
+          &res), RTP_BURST_LIMIT_SEND);
+  fail_unless_equals_uint64 (st.span, 60937500);
+  fail_unless (res.spread && res.compressed);
+  fail_unless_equals_uint64 (res.backlog, 60 * MS);
+
+  /* held back 50 ms by the keyframe: 10 ms left for a 10-packet frame */
+  st = start_at (40 * MS, 90 * MS, 36 * MS);
+  rtp_burst_apply_limits (&lim, 10 * 1212, 10, &st, &res);
+  fail_unless_equals_uint64 (st.span, 100 * MS / 9);
+  fail_unless_equals_uint64 (res.backlog, 60 * MS - 1);
+  fail_unless (res.compressed);
+
+  /* ... with overload=drop it is dropped: it would fit on its own */
+  lim.overload = RTP_BURST_OVERLOAD_DROP;
+  st = start_at (40 * MS, 90 * MS, 36 * MS);
+  fail_unless_equals_int (rtp_burst_apply_limits (&lim, 10 * 1212, 10, &st,
+          &res), RTP_BURST_LIMIT_DROP);
+  fail_unless_equals_uint64 (res.backlog, 50 * MS + 36 * MS * 9 / 10);
+
+  /* ... but a keyframe that alone needs longer than the budget is sent,
+   * compressed: dropping it would not let anything through */
+  st = start_at (0, 0, 36 * MS);
+  fail_unless_equals_int (rtp_burst_apply_limits (&lim, 65 * 1212, 65, &st,
+          &res), RTP_BURST_LIMIT_SEND);
+  fail_unless (res.compressed);
+
+  /* waited beyond the budget already: compressed to nothing, a burst now */
+  lim.overload = RTP_BURST_OVERLOAD_COMPRESS;
+  st = start_at (0, 70 * MS, 36 * MS);
+  rtp_burst_apply_limits (&lim, 10 * 1212, 10, &st, &res);
+  fail_unless_equals_uint64 (st.span, 0);
+
+  /* no cap, no budget: equation (2) as it is */
+  lim.max_rate = 0;
+  lim.budget = 0;
+  st = start_at (0, 500 * MS, 36 * MS);
+  fail_unless_equals_int (rtp_burst_apply_limits (&lim, 65 * 1212, 65, &st,
+          &res), RTP_BURST_LIMIT_SEND);
+  fail_unless_equals_uint64 (st.span, 36 * MS);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_rate_meter)
+{
+  RtpBurstRateMeter m;
+  guint i;
+
+  rtp_burst_rate_meter_init (&m);
+  for (i = 0; i < RTP_BURST_RATE_WINDOW / 2 - 1; i++)
+    rtp_burst_rate_meter_add (&m, 20000);
+  /* not enough frames yet */
+  fail_unless_equals_uint64 (rtp_burst_rate_meter_get (&m, 40 * MS), 0);
+  rtp_burst_rate_meter_add (&m, 20000);
+  /* 20000 B per 40 ms: 4 Mbit/s */
+  fail_unless_equals_uint64 (rtp_burst_rate_meter_get (&m, 40 * MS), 4000000);
+  fail_unless_equals_uint64 (rtp_burst_rate_meter_get (&m, 0), 0);
+  /* a full window of 10000 B frames forgets the old ones */
+  for (i = 0; i < RTP_BURST_RATE_WINDOW; i++)
+    rtp_burst_rate_meter_add (&m, 10000);
+  fail_unless_equals_uint64 (rtp_burst_rate_meter_get (&m, 40 * MS), 2000000);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstschedule_suite (void)
 {
@@ -593,6 +702,9 @@ rtpburstschedule_suite (void)
   tcase_add_test (tc, test_plan_jitter_capped_at_period);
   tcase_add_test (tc, test_latency);
   tcase_add_test (tc, test_plan_near_end_of_time);
+  tcase_add_test (tc, test_rate_span);
+  tcase_add_test (tc, test_limits);
+  tcase_add_test (tc, test_rate_meter);
   tcase_add_test (tc, test_coarsen);
   tcase_add_test (tc, test_wakeup_tracker);
   return s;
