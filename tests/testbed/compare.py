@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 """The reference comparison of issue 3: one video stream against one TCP flow on the dumbbell.
 
-Default: 6 Mbit/s raw video, 10 Mbit/s bottleneck, 13-packet drop-tail, 15 s per run, 3
-repetitions; each repetition runs bursty, paced (rtpburstpace) and tbf (sender-side token bucket
-at 1.1x) with one iperf3 flow, and bursty and paced without TCP.  Prints the medians as a table
+Default: 6 Mbit/s raw video (30 x 1000 B payloads per 40 ms frame, as in the papers), 10 Mbit/s
+bottleneck, 13-packet drop-tail, 15 s per run, 3 repetitions; each repetition runs bursty, paced
+(rtpburstpace) and tbf (sender-side token bucket at 1.1x) with one iperf3 flow, and bursty and
+paced without TCP (--all-cases: tbf without TCP too).  Prints the medians as a Markdown table
 and checks them against the issue's "done when" criteria.  Extra arguments go to run.py, e.g.
   sudo /usr/bin/python3 tests/testbed/compare.py --csv /tmp/ref.csv -- --rate 3
+  sudo /usr/bin/python3 tests/testbed/compare.py -- --duty 1.0 --slot-jitter 0
 """
 import argparse
 import os
@@ -17,15 +19,84 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402
 
 CASES = [("bursty", 1), ("paced", 1), ("tbf", 1), ("bursty", 0), ("paced", 0)]
+ALL_CASES = CASES + [("tbf", 0)]
 SHOW = ["rtp_loss", "rtp_goodput_mbps", "owd_p99_ms", "loss_dl100", "frame_loss", "tcp_mbps",
         "tcp_retrans"]
+HEADER = {"rtp_loss": "RTP loss", "rtp_goodput_mbps": "RTP goodput Mbit/s",
+          "owd_p99_ms": "one-way delay p99 ms", "loss_dl100": "loss at 100 ms deadline",
+          "frame_loss": "frames damaged", "tcp_mbps": "TCP Mbit/s", "tcp_retrans": "TCP retransmits"}
+MODE_NAME = {"bursty": "bursty (no element)", "paced": "rtpburstpace", "tbf": "bursty + tbf 1.1x"}
+
+
+def run_cases(cases, reps, duration, runargs, csv_path=None, log=sys.stderr):
+    """Run every case `reps` times (interleaved); {case: [row, ...]}."""
+    rows = {c: [] for c in cases}
+    for rep in range(reps):
+        for mode, tcp in cases:
+            args = run.parse_args(["--mode", mode, "--tcp", str(tcp), "--duration",
+                                   str(duration), "--label", "compare-rep%d" % rep] + runargs)
+            row = run.run(args)
+            if csv_path:
+                run.append_csv(csv_path, row)
+            print("rep %d %-6s tcp=%d: %s loss=%s tcp=%s cpu=%s" % (
+                rep, mode, tcp, row["status"], row.get("rtp_loss"), row.get("tcp_mbps"),
+                row.get("cpu_busy")), file=log, flush=True)
+            rows[(mode, tcp)].append(row)
+    return rows
+
+
+def median(rows, case, key):
+    v = [float(r[key]) for r in rows.get(case, [])
+         if r.get("status") == "ok" and r.get(key, "") not in ("", None)]
+    return statistics.median(v) if v else None
+
+
+def table(rows, cases, nice=False):
+    """Markdown table of the medians."""
+    head = [HEADER[k] for k in SHOW] if nice else SHOW
+    out = ["| mode | TCP flows | runs | " + " | ".join(head) + " |",
+           "|---|---|---|" + "---|" * len(SHOW)]
+    for case in cases:
+        ok = [r for r in rows[case] if r.get("status") == "ok"]
+        cells = []
+        for k in SHOW:
+            m = median(rows, case, k)
+            cells.append("—" if m is None else ("%.1f %%" % (100 * m) if "loss" in k
+                                                 else "%.3g" % m))
+        status = str(len(ok)) if ok else rows[case][0].get("status", "?")
+        out.append("| %s | %d | %s | %s |" % (MODE_NAME[case[0]] if nice else case[0], case[1],
+                                               status, " | ".join(cells)))
+    return "\n".join(out)
+
+
+def criteria(rows):
+    """[(text, passed)] for issue 3's criteria, or None if a case did not run."""
+    pl, bl, tl = (median(rows, (m, 1), "rtp_loss") for m in ("paced", "bursty", "tbf"))
+    ptcp, p0 = median(rows, ("paced", 1), "tcp_mbps"), median(rows, ("paced", 0), "rtp_loss")
+    if None in (pl, bl, tl, ptcp, p0):
+        return None
+    r0 = rows[("paced", 1)][0]
+    left = float(r0["bottleneck_mbps"]) - float(r0["rate_mbps"]) * int(r0["streams"])
+    return [
+        ("paced RTP loss <= 5 %% (%.1f %%)" % (100 * pl), pl <= 0.05),
+        ("paced loss >= 10x lower than bursty (%.1f %% vs %.1f %%)" % (100 * pl, 100 * bl),
+         pl * 10 <= bl),
+        ("paced loss within 1.5x of tbf (%.1f %% vs %.1f %%)" % (100 * pl, 100 * tl),
+         pl <= 1.5 * tl),
+        ("TCP >= 85 %% of the %.1f Mbit/s the video leaves (%.2f)" % (left, ptcp),
+         ptcp >= 0.85 * left),
+        ("paced without TCP loses nothing (%.2f %%)" % (100 * p0), p0 == 0),
+    ]
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 1)[1])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--duration", type=float, default=15.0)
     ap.add_argument("--quick", action="store_true", help="1 repetition of 5 s (CI smoke test)")
+    ap.add_argument("--all-cases", action="store_true", help="also tbf without TCP")
     ap.add_argument("--csv", help="append every run's row here")
     ap.add_argument("runargs", nargs="*", help="after --: more run.py arguments")
     a = ap.parse_args()
@@ -35,58 +106,16 @@ def main():
         sys.exit("compare.py: needs root (network namespaces)")
 
     signal.signal(signal.SIGTERM, run.on_term)
-    rows = {c: [] for c in CASES}
-    for rep in range(a.reps):
-        for mode, tcp in CASES:
-            args = run.parse_args(["--mode", mode, "--tcp", str(tcp), "--duration",
-                                   str(a.duration), "--label", "compare-rep%d" % rep]
-                                  + a.runargs)
-            try:
-                row = run.run(args)
-            except (KeyboardInterrupt, run.Interrupted):
-                sys.exit("compare.py: interrupted, testbed removed")
-            if a.csv:
-                run.append_csv(a.csv, row)
-            print("rep %d %-6s tcp=%d: %s loss=%s tcp=%s" % (
-                rep, mode, tcp, row["status"], row.get("rtp_loss"), row.get("tcp_mbps")),
-                file=sys.stderr, flush=True)
-            rows[(mode, tcp)].append(row)
-
-    def med(case, key):
-        v = [float(r[key]) for r in rows[case]
-             if r.get("status") == "ok" and r.get(key, "") != ""]
-        return statistics.median(v) if v else None
-
-    print("| mode | TCP flows | runs | " + " | ".join(SHOW) + " |")
-    print("|---|---|---|" + "---|" * len(SHOW))
-    for case in CASES:
-        ok = [r for r in rows[case] if r.get("status") == "ok"]
-        cells = []
-        for k in SHOW:
-            m = med(case, k)
-            cells.append("—" if m is None else ("%.1f %%" % (100 * m) if "loss" in k else "%g" % m))
-        status = str(len(ok)) if ok else rows[case][0]["status"]
-        print("| %s | %d | %s | %s |" % (case[0], case[1], status, " | ".join(cells)))
-
-    # The issue's "done when" criteria (medians).
-    pl, bl, tl = med(("paced", 1), "rtp_loss"), med(("bursty", 1), "rtp_loss"), \
-        med(("tbf", 1), "rtp_loss")
-    ptcp, p0 = med(("paced", 1), "tcp_mbps"), med(("paced", 0), "rtp_loss")
-    if None in (pl, bl, tl, ptcp, p0):
+    cases = ALL_CASES if a.all_cases else CASES
+    try:
+        rows = run_cases(cases, a.reps, a.duration, a.runargs, a.csv)
+    except (KeyboardInterrupt, run.Interrupted):
+        sys.exit("compare.py: interrupted, testbed removed")
+    print(table(rows, cases))
+    checks = criteria(rows)
+    if checks is None:
         print("\ncriteria: not evaluated (a case did not run)")
         return 0
-    bneck = float(rows[("paced", 1)][0]["bottleneck_mbps"])
-    left = bneck - float(rows[("paced", 1)][0]["rate_mbps"]) * rows[("paced", 1)][0]["streams"]
-    checks = [
-        ("paced RTP loss <= 5 %", pl <= 0.05),
-        ("paced loss >= 10x lower than bursty (%.1f %% vs %.1f %%)" % (100 * pl, 100 * bl),
-         pl * 10 <= bl),
-        ("paced loss within 1.5x of tbf (%.1f %% vs %.1f %%)" % (100 * pl, 100 * tl),
-         pl <= 1.5 * tl),
-        ("TCP >= 85 %% of the %.1f Mbit/s the video leaves (%.2f)" % (left, ptcp),
-         ptcp >= 0.85 * left),
-        ("paced without TCP loses nothing (%.2f %%)" % (100 * p0), p0 == 0),
-    ]
     print()
     for text, ok in checks:
         print("%s  %s" % ("PASS" if ok else "FAIL", text))

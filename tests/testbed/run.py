@@ -58,12 +58,71 @@ def vraw_packets(width, height, mtu, pgroup=4, xinc=2):
     return sizes
 
 
+_GEOMETRY = {}
+
+
+def raw_geometry(rate_mbps, payload, fps=25):
+    """(width, height) of UYVY frames that rtpvrawpay with mtu = payload + 12 cuts into packets of
+    exactly `payload` bytes (the last of a frame may be shorter) carrying rate_mbps of RTP payload,
+    as the papers' CBR source: e.g. 6 Mbit/s, 1000 B -> 196x75, 30 packets of 1000 B per frame
+    at 25 fps.  Searched once per (rate, payload, fps); prefers widths near 196."""
+    key = (rate_mbps, payload, fps)
+    if key not in _GEOMETRY:
+        target, mtu, best = rate_mbps * 1e6 / 8 / fps, payload + 12, None
+        for w in range(16, 1282, 2):
+            h0 = target / (2 * w * (1 + 8.0 / payload) + 6)
+            for h in range(max(1, int(h0) - 2), int(h0) + 3):
+                pay = [x - 12 for x in vraw_packets(w, h, mtu)]
+                score = (round(abs(sum(pay) - target) / target, 3),
+                         sum(1 for x in pay[:-1] if x != payload), abs(w - 196))
+                if best is None or score < best[0]:
+                    best = (score, w, h)
+        _GEOMETRY[key] = best[1:]
+    return _GEOMETRY[key]
+
+
 def stream_wire_bps(a):
     """Bit rate of one video stream as a qdisc on veth counts it (Ethernet frames)."""
     if a.codec == "raw":
         sizes = vraw_packets(a.width, a.height, a.mtu)
         return (sum(sizes) + ETH_IP_UDP * len(sizes)) * 8 * a.fps
     return a.rate * 1e6 * (1 + ETH_IP_UDP / a.mtu)
+
+
+def cpu_times():
+    """(busy, total, steal) jiffies of all CPUs from /proc/stat."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + v[4]  # idle + iowait
+    return sum(v) - idle, sum(v), v[7] if len(v) > 7 else 0
+
+
+def cpu_busy_since(t0):
+    """Share of all CPUs busy (and stolen by the hypervisor) since cpu_times() gave t0."""
+    t1 = cpu_times()
+    total = max(1, t1[1] - t0[1])
+    return round((t1[0] - t0[0]) / total, 3), round((t1[2] - t0[2]) / total, 3)
+
+
+def wait_idle(threshold=0.25, timeout=900, probe=0.5, log=sys.stderr):
+    """Wait until the machine is quiet (share of CPU busy over `probe` seconds below threshold)
+    before a measurement: pacing precision and TCP both depend on free CPU, and on a 2-core VM
+    another job (a build, a fuzzer) changes results.  Returns the seconds waited."""
+    t_start, said = time.monotonic(), False
+    while True:
+        t0 = cpu_times()
+        time.sleep(probe)
+        busy, _ = cpu_busy_since(t0)
+        waited = time.monotonic() - t_start
+        if busy < threshold or waited > timeout:
+            if said and log:
+                print("run.py: CPU quiet after %.0f s (busy %.0f %%)" % (waited, 100 * busy),
+                      file=log, flush=True)
+            return waited
+        if not said and log:
+            print("run.py: CPU %.0f %% busy by other processes, waiting (up to %d s) before "
+                  "measuring" % (100 * busy, timeout), file=log, flush=True)
+            said = True
 
 
 def wait_line(proc, word, timeout):
@@ -93,6 +152,30 @@ def leaf_drops(before, after, handle):
     return after.get(handle, {}).get("drops", 0) - before.get(handle, {}).get("drops", 0)
 
 
+def testbed_unavailable(plugin_path=None):
+    """None if this machine can run the testbed, else why not (for a clean skip): root,
+    ip/tc/ethtool/iperf3, network namespaces, PyGObject with GStreamer, and with plugin_path
+    the rtpburstpace plugin there."""
+    if os.geteuid() != 0:
+        return "needs root (network namespaces, tc)"
+    for tool in ("ip", "tc", "ethtool", "iperf3"):
+        if not shutil.which(tool):
+            return "%s not found" % tool
+    ns = "rbpprobe%d" % os.getpid()
+    r = subprocess.run(["ip", "netns", "add", ns], capture_output=True, text=True, timeout=20)
+    if r.returncode:
+        return "network namespaces unavailable: " + r.stderr.strip()
+    subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=20)
+    r = subprocess.run([PY, "-c", "import gi; gi.require_version('Gst', '1.0'); "
+                        "from gi.repository import Gst; Gst.init(None)"],
+                       capture_output=True, text=True, timeout=60)
+    if r.returncode:
+        return "%s lacks PyGObject/GStreamer: %s" % (PY, r.stderr.strip()[-200:])
+    if plugin_path and not os.path.exists(os.path.join(plugin_path, "libgstrtpburstpace.so")):
+        return "no libgstrtpburstpace.so in %s" % plugin_path
+    return None
+
+
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -101,11 +184,14 @@ def parse_args(argv=None):
     g.add_argument("--mode", choices=["bursty", "paced", "tbf"], default="bursty")
     g.add_argument("--codec", choices=["raw", "h264"], default="raw")
     g.add_argument("--rate", type=float, default=6.0,
-                   help="video Mbit/s: raw sets height=16*rate at 160 px wide; h264 the bitrate")
-    g.add_argument("--width", type=int, help="default 160 (raw) / 640 (h264)")
-    g.add_argument("--height", type=int, help="default 16*rate (raw) / 360 (h264)")
+                   help="video Mbit/s of RTP payload: raw picks the frame size that gives "
+                        "packets of exactly mtu-12 payload bytes (raw_geometry); h264 bitrate")
+    g.add_argument("--width", type=int, help="default: raw_geometry (raw) / 640 (h264)")
+    g.add_argument("--height", type=int, help="default: raw_geometry (raw) / 360 (h264)")
     g.add_argument("--fps", type=int, default=25)
-    g.add_argument("--mtu", type=int, default=1028, help="payloader mtu = RTP packet size")
+    g.add_argument("--mtu", type=int, default=1012,
+                   help="payloader mtu = RTP packet size (default 1012: 1000 B payloads, so "
+                        "6 Mbit/s is 30 x 1000 B per 40 ms frame as in the papers)")
     g.add_argument("--keyint", type=int, default=50, help="h264 key-int-max")
     g.add_argument("--streams", type=int, default=1, help="video streams (ports 5000...)")
     g.add_argument("--burst-size", type=int, default=1)
@@ -136,11 +222,18 @@ def parse_args(argv=None):
     g.add_argument("--keep", metavar="DIR", help="keep the raw logs in DIR")
     g.add_argument("--prefix", default="tb%d" % os.getpid(), help="namespace prefix")
     g.add_argument("--quiet", action="store_true")
+    g.add_argument("--wait-idle", type=float, default=600, metavar="S",
+                   help="before measuring, wait up to S seconds until less than a quarter of "
+                        "the CPU is busy (other jobs spoil pacing and TCP); 0 = do not wait")
     a = ap.parse_args(argv)
+    if a.codec == "raw" and (a.width is None or a.height is None):
+        w, h = raw_geometry(a.rate, a.mtu - 12, a.fps)
+        a.width = w if a.width is None else a.width
+        a.height = h if a.height is None else a.height
     if a.width is None:
-        a.width = 160 if a.codec == "raw" else 640
+        a.width = 640
     if a.height is None:
-        a.height = max(1, round(16 * a.rate)) if a.codec == "raw" else 360
+        a.height = 360
     return a
 
 
@@ -171,6 +264,8 @@ def run(a):
         row["status"] = "skipped: " + ", ".join(missing)
         return row
 
+    if a.wait_idle > 0:
+        row["waited_idle_s"] = round(wait_idle(timeout=a.wait_idle), 1)
     work = tempfile.mkdtemp(prefix="rtpburstpace-testbed-")
     procs = []
     up = False
@@ -238,9 +333,11 @@ def run(a):
             time.sleep(a.warmup)
 
         bneck0, sv0, st0 = tc_stats(r, "r-rx"), tc_stats(sv, "sv-r"), tc_stats(st, "st-r")
+        cpu0 = cpu_times()
         sender.stdin.write("go\n")
         sender.stdin.flush()
         rc = sender.wait(timeout=a.duration + 30)
+        row["cpu_busy"], row["cpu_steal"] = cpu_busy_since(cpu0)
         bneck1, sv1, st1 = tc_stats(r, "r-rx"), tc_stats(sv, "sv-r"), tc_stats(st, "st-r")
         if rc:
             raise RuntimeError("sender failed: " +
@@ -288,7 +385,8 @@ COLUMNS = ["time", "label", "status", "mode", "codec", "rate_mbps", "width", "he
            "owd_std_ms",
            "loss_dl40", "loss_dl100", "frames", "frame_loss", "frame_loss_whole",
            "frame_loss_dl40", "frame_loss_dl100", "tcp_mbps", "tcp_sent_mbps", "tcp_retrans",
-           "bottleneck_drops", "sv_qdisc_drops", "st_qdisc_drops", "element_stats"]
+           "bottleneck_drops", "sv_qdisc_drops", "st_qdisc_drops", "cpu_busy", "cpu_steal",
+           "waited_idle_s", "element_stats"]
 
 
 def append_csv(path, row):
