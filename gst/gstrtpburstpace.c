@@ -1024,7 +1024,7 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
     GstEvent * event)
 {
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
-  gboolean ret = TRUE;
+  gboolean ret = TRUE, restart = FALSE;
 
   GST_LOG_OBJECT (pad, "event %" GST_PTR_FORMAT, event);
 
@@ -1056,6 +1056,13 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
     return gst_pad_event_default (pad, parent, event);
 
   LOCK (self);
+  /* as in queue: stream-start and segment end the EOS state of the pad */
+  if (self->srcresult == GST_FLOW_EOS &&
+      (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START ||
+          GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)) {
+    self->srcresult = GST_FLOW_OK;
+    restart = TRUE;
+  }
   if (self->srcresult != GST_FLOW_OK) {
     GstFlowReturn result = self->srcresult;
 
@@ -1090,6 +1097,9 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
   }
   BROADCAST (self);
   UNLOCK (self);
+  /* the task paused at the EOS: resume it for the new stream */
+  if (restart && GST_PAD_MODE (self->srcpad) == GST_PAD_MODE_PUSH)
+    start_task (self);
   post_pending_messages (self);
   return ret;
 }
@@ -1386,7 +1396,10 @@ again:
     gst_pad_push_event (self->srcpad, event);
 
     LOCK (self);
-    if (is_eos && self->srcresult == GST_FLOW_OK) {
+    /* EOS ends the task, unless a new stream (stream-start, segment) was
+     * queued behind it already */
+    if (is_eos && self->srcresult == GST_FLOW_OK &&
+        g_queue_is_empty (&self->items)) {
       self->srcresult = GST_FLOW_EOS;
       goto out_flushing;
     }

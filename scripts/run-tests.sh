@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up (Debian 12), builds and runs the whole test suite: once as it is,
-# and once under valgrind memcheck (no memory errors, no definite leaks).
-# Extra arguments go to both `meson test` runs (e.g. a test name).
+# once under valgrind memcheck (no memory errors, no definite leaks), and
+# the libFuzzer targets for a bounded number of executions.
+# Extra arguments go to both `meson test` runs (e.g. a test name) and skip
+# the fuzzing.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
@@ -9,6 +11,13 @@ bash scripts/setup.sh || exit 1
 status=0
 meson test -C build --print-errorlogs "$@" || status=1
 meson test -C build --setup valgrind --no-suite bench --print-errorlogs "$@" || status=1
+
+# The fuzz targets, a bounded run (tests/fuzz/README.md).  list-flush-count
+# is the documented approximation of flushed-packets for a slot pushed as a
+# list that a flush interrupts (docs/reference.md).
+if [ $# -eq 0 ]; then
+  RTPBURSTPACE_FUZZ_AVOID=list-flush-count bash tests/fuzz/run-fuzz.sh || status=1
+fi
 
 # One closing line over all Check suites of both runs (each test binary
 # logs "NN%: Checks: N, Failures: F, Errors: E").

@@ -549,6 +549,49 @@ GST_START_TEST (test_eos_drains_before_forwarding)
 
 GST_END_TEST;
 
+GST_START_TEST (test_new_stream_after_eos)
+{
+  Fixture f;
+  GstEvent *ev;
+  gboolean eos = FALSE;
+
+  /* EOS, then at once a new stream (as a concat or a restart does):
+   * the packets after it must not be lost behind the EOS */
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 2, 1000);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  fail_unless (gst_harness_push_event (f.h,
+          gst_event_new_stream_start ("second")));
+  push_segment (&f);
+  push_frame (&f, 1, 2, 1000);
+  crank_frame (&f, 0, 18 * MS, 2, 1);
+  crank_frame (&f, PERIOD, 18 * MS, 2, 1);
+  while (!eos && (ev = gst_harness_try_pull_event (f.h))) {
+    eos = GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
+    gst_event_unref (ev);
+  }
+  fail_unless (eos);
+
+  /* and after the task has stopped at an EOS, a new stream restarts it */
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  while ((ev = gst_harness_pull_event (f.h))) {
+    eos = GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
+    gst_event_unref (ev);
+    if (eos)
+      break;
+  }
+  fail_unless_equals_int (gst_harness_push (f.h, make_packet (f.seq_in, 1,
+              TRUE, 100, 0)), GST_FLOW_EOS);
+  fail_unless (gst_harness_push_event (f.h,
+          gst_event_new_stream_start ("third")));
+  push_segment (&f);
+  push_frame (&f, 2, 2, 1000);
+  crank_frame (&f, 2 * PERIOD, 18 * MS, 2, 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_buffer_list_input)
 {
   Fixture f;
@@ -1257,6 +1300,7 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_close_by_timeout);
   tcase_add_test (tc, test_close_by_eos);
   tcase_add_test (tc, test_eos_drains_before_forwarding);
+  tcase_add_test (tc, test_new_stream_after_eos);
   tcase_add_test (tc, test_buffer_list_input);
   tcase_add_test (tc, test_late_frames_catch_up);
   tcase_add_test (tc, test_min_slot_duration);

@@ -1,0 +1,1193 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/*
+ * libFuzzer target for the element's input path.  The element is compiled
+ * into the fuzzer and registered statically; each input creates one
+ * GstHarness with a GstTestClock and replays a sequence of operations:
+ * caps with fuzzed clock-rate / a-framerate (arbitrary bytes, wrong types,
+ * missing), segments, property values at their limits, valid RTP packets
+ * built from fuzzed fields, mutated RTP, raw garbage, buffer lists,
+ * flush-start / flush-stop (paired and not), EOS, stream-start, PLAYING <->
+ * PAUSED, upstream latency, and clock cranks.
+ *
+ * Only this thread moves the test clock, so nothing can wait forever on
+ * it: before a push that could block on the element's full queue (8
+ * complete frames) the fuzzer drains, and every wait here is bounded.
+ *
+ * Invariants, checked with abort ():
+ *  A  stats packets + flushed-packets + queued-packets == valid RTP
+ *     packets the element accepted (push returned OK) once the task is
+ *     idle, <= while it pushes a slot; invalid-packets == invalid buffers
+ *     it accepted, always;
+ *  B  output order: every buffer that comes out was pushed and accepted,
+ *     comes out once, in the order pushed (buffers are tagged through
+ *     GST_BUFFER_OFFSET, which the element must not change);
+ *  C  progress: while PLAYING, not flushing and not after EOS, queued
+ *     packets leave when the clock is cranked (stuck for STUCK_US = abort);
+ *  D  after EOS has come out (and no flush since) nothing is left queued;
+ *  E  at the end: buffers out == stats packets (a slot refused by a flush
+ *     counts in flushed-packets);
+ *  F  a buffer comes out only after stream-start and caps did;
+ *  plus AddressSanitizer / UndefinedBehaviorSanitizer, fatal criticals, and
+ *  libFuzzer's -timeout for hangs (teardown included).
+ */
+
+#include <unistd.h>
+#include <gst/gst.h>
+#include <gst/check/gstharness.h>
+#include <gst/check/gsttestclock.h>
+#include <gst/rtp/gstrtpbuffer.h>
+
+#include "fuzz-input.h"
+#include "gstrtpburstpace.h"
+
+#define TAG_MAGIC G_GUINT64_CONSTANT (0x7274706275727374)       /* "rtpburst" */
+#define MAX_BUFFERS 2048        /* pushed per input */
+#define MAX_BYTES (4u << 20)    /* allocated per input */
+#define MAX_OPS 1024
+#define STUCK_US (3 * G_USEC_PER_SEC)
+#define SETTLE_US (2 * G_USEC_PER_SEC)
+#define MAX_QUEUED_FRAMES 8     /* as in gstrtpburstpace.c */
+
+enum
+{
+  OP_RTP = 0,
+  OP_RTP2,                      /* more weight for packets */
+  OP_RTP_FRAME,                 /* a frame of several packets */
+  OP_MUTATED,
+  OP_RAW,
+  OP_LIST,
+  OP_CAPS,
+  OP_SEGMENT,
+  OP_PROPERTY,
+  OP_FLUSH,
+  OP_EOS,
+  OP_STREAM_START,
+  OP_STATE,
+  OP_LATENCY,
+  OP_CRANK,
+  OP_ADVANCE,
+  OP_DRAIN,
+  OP_SYNC,                      /* wait until the task waits on the clock */
+  N_OPS
+};
+
+/* Known bugs the fuzzer can be told to keep away from, so that a long run
+ * looks for others (RTPBURSTPACE_FUZZ_AVOID, comma-separated). */
+static gboolean avoid_unpaired_flush_stop;
+static gboolean avoid_restart_after_eos;
+static gboolean avoid_plan_wrap;
+static gboolean avoid_flush_sticky;
+static gboolean avoid_list_flush_count;
+
+/* RTPBURSTPACE_FUZZ_TRACE=1: print each operation (to read a reproducer) */
+static gboolean trace;
+#define TRACE(...) G_STMT_START {                                       \
+  if (G_UNLIKELY (trace)) {                                             \
+    fprintf (stderr, "  [t=%" GST_TIME_FORMAT "] ",                     \
+        GST_TIME_ARGS (gst_clock_get_time (GST_CLOCK (c->clock))));     \
+    fprintf (stderr, __VA_ARGS__);                                      \
+    fprintf (stderr, "\n");                                             \
+  }                                                                     \
+} G_STMT_END
+
+typedef struct
+{
+  GstHarness *h;
+  GstTestClock *clock;
+  GstPad *elem_sink;
+  FuzzInput *in;
+
+  /* what was pushed */
+  guint64 n_tags;
+  guint8 accepted[MAX_BUFFERS]; /* 0 no, 1 valid RTP accepted, 2 invalid */
+  guint8 seen[MAX_BUFFERS];
+  /* caps on the element's sink pad when the buffer was accepted, and on
+   * the harness' sink pad when it arrived there (pad probe, task thread) */
+  GstCaps *in_caps[MAX_BUFFERS];
+  GstCaps *out_caps[MAX_BUFFERS];
+  gboolean out_stream_start[MAX_BUFFERS];
+  guint64 valid_ok, invalid_ok;
+  gsize bytes;
+
+  /* what came out */
+  guint64 n_out;
+  gboolean have_out;
+  guint64 last_out;
+
+  /* stream state as the fuzzer drove it */
+  gboolean flushing;            /* flush-start without flush-stop yet */
+  gboolean paused;
+  gboolean eos_in;              /* EOS accepted, no flush-stop since */
+  gboolean eos_out;             /* ... and it came out */
+  gboolean restarted;           /* STREAM_START accepted after that EOS */
+  gboolean flush_started;       /* a flush-start happened in this input */
+  guint syncs;
+  guint16 seq;
+  guint32 rtptime;
+  GstClockTime pts;
+} Ctx;
+
+typedef struct
+{
+  guint64 packets, invalid, flushed, frames;
+  guint queued, queued_frames;
+} Stats;
+
+/* --- helpers ------------------------------------------------------------- */
+
+static void
+get_stats (Ctx * c, Stats * st)
+{
+  GstStructure *s = NULL;
+
+  g_object_get (c->h->element, "stats", &s, NULL);
+  FUZZ_CHECK (s != NULL, "no stats");
+  FUZZ_CHECK (gst_structure_get_uint64 (s, "packets", &st->packets) &&
+      gst_structure_get_uint64 (s, "invalid-packets", &st->invalid) &&
+      gst_structure_get_uint64 (s, "flushed-packets", &st->flushed) &&
+      gst_structure_get_uint64 (s, "frames", &st->frames) &&
+      gst_structure_get_uint (s, "queued-packets", &st->queued) &&
+      gst_structure_get_uint (s, "queued-frames", &st->queued_frames),
+      "stats fields missing");
+  gst_structure_free (s);
+}
+
+/* Invariant A.  The element counts a slot in packets (or flushed-packets,
+ * if a flush refused it) when its push has returned: while the task is
+ * pushing, that slot is in none of the three counters.  So: <= at any time,
+ * == once the task is idle (@exact). */
+static gboolean
+accounting_exact (Ctx * c, Stats * st)
+{
+  get_stats (c, st);
+  return st->packets + st->flushed + st->queued == c->valid_ok &&
+      st->invalid == c->invalid_ok;
+}
+
+static void
+check_accounting_full (Ctx * c, Stats * st, gboolean exact)
+{
+  gboolean ok = accounting_exact (c, st);
+
+  if (!exact)
+    ok = st->packets + st->flushed + st->queued <= c->valid_ok &&
+        st->invalid == c->invalid_ok;
+  FUZZ_CHECK (ok, "packets %" G_GUINT64_FORMAT " + flushed %"
+      G_GUINT64_FORMAT " + queued %u %s %" G_GUINT64_FORMAT " valid packets "
+      "accepted, invalid-packets %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT
+      " (%" G_GUINT64_FORMAT " came out, %" G_GUINT64_FORMAT " frames, %u "
+      "queued)", st->packets, st->flushed, st->queued, exact ? "!=" : ">",
+      c->valid_ok, st->invalid, c->invalid_ok, c->n_out, st->frames,
+      st->queued_frames);
+}
+
+static void
+check_accounting (Ctx * c, Stats * st)
+{
+  check_accounting_full (c, st, FALSE);
+}
+
+static void
+note_out_caps (Ctx * c, GstPad * pad, GstBuffer * buf)
+{
+  guint64 tag = GST_BUFFER_OFFSET (buf);
+  GstEvent *ss;
+
+  if (GST_BUFFER_OFFSET_END (buf) != TAG_MAGIC || tag >= MAX_BUFFERS ||
+      c->out_caps[tag] != NULL)
+    return;                     /* pull_output () reports it */
+  c->out_caps[tag] = gst_pad_get_current_caps (pad);
+  ss = gst_pad_get_sticky_event (pad, GST_EVENT_STREAM_START, 0);
+  c->out_stream_start[tag] = ss != NULL;
+  if (ss)
+    gst_event_unref (ss);
+}
+
+static gboolean
+note_list_item (GstBuffer ** buf, guint idx, gpointer user_data)
+{
+  gpointer *args = user_data;
+
+  note_out_caps (args[0], args[1], *buf);
+  return TRUE;
+}
+
+/* Runs in the element's task as a buffer reaches the harness. */
+static GstPadProbeReturn
+out_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Ctx *c = user_data;
+
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+    note_out_caps (c, pad, GST_PAD_PROBE_INFO_BUFFER (info));
+  } else if (info->type & GST_PAD_PROBE_TYPE_BUFFER_LIST) {
+    gpointer args[2] = { c, pad };
+
+    gst_buffer_list_foreach (GST_PAD_PROBE_INFO_BUFFER_LIST (info),
+        note_list_item, args);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* Invariant B. */
+static void
+pull_buffers (Ctx * c)
+{
+  GstBuffer *buf;
+
+  while ((buf = gst_harness_try_pull (c->h))) {
+    guint64 tag = GST_BUFFER_OFFSET (buf);
+
+    FUZZ_CHECK (GST_BUFFER_OFFSET_END (buf) == TAG_MAGIC && tag < c->n_tags,
+        "a buffer came out that was never pushed (offset %" G_GUINT64_FORMAT
+        ", offset-end %" G_GUINT64_FORMAT ")", tag,
+        GST_BUFFER_OFFSET_END (buf));
+    FUZZ_CHECK (c->accepted[tag] == 1, "buffer %" G_GUINT64_FORMAT
+        " came out but was %s", tag, c->accepted[tag] == 2 ?
+        "invalid RTP" : "refused by the element");
+    FUZZ_CHECK (!c->seen[tag], "buffer %" G_GUINT64_FORMAT
+        " came out twice", tag);
+    FUZZ_CHECK (!c->have_out || tag > c->last_out, "buffer %" G_GUINT64_FORMAT
+        " came out after buffer %" G_GUINT64_FORMAT " (reordered)", tag,
+        c->last_out);
+    FUZZ_CHECK (!c->eos_out, "buffer %" G_GUINT64_FORMAT
+        " came out after EOS", tag);
+    /* F: downstream got stream-start before the data, and the caps that
+     * were current upstream when the data went in */
+    if (!avoid_flush_sticky) {
+      FUZZ_CHECK (c->out_stream_start[tag], "buffer %" G_GUINT64_FORMAT
+          " came out before any stream-start", tag);
+      FUZZ_CHECK (c->out_caps[tag] != NULL, "buffer %" G_GUINT64_FORMAT
+          " came out before any caps", tag);
+      if (c->in_caps[tag] && !gst_caps_is_equal (c->in_caps[tag],
+              c->out_caps[tag])) {
+        gchar *a = gst_caps_to_string (c->in_caps[tag]);
+        gchar *b = gst_caps_to_string (c->out_caps[tag]);
+
+        FUZZ_CHECK (FALSE, "buffer %" G_GUINT64_FORMAT " went in with caps "
+            "%s\n  and came out with caps %s", tag, a, b);
+      }
+    }
+    c->seen[tag] = 1;
+    c->have_out = TRUE;
+    c->last_out = tag;
+    c->n_out++;
+    TRACE ("out #%" G_GUINT64_FORMAT, tag);
+    gst_buffer_unref (buf);
+  }
+}
+
+/* Invariant B, and EOS bookkeeping.  The harness keeps buffers and events
+ * in two queues: a buffer pushed before the EOS may only be seen after it,
+ * so the buffers are pulled again when the EOS shows up. */
+static void
+pull_output (Ctx * c)
+{
+  GstEvent *ev;
+
+  pull_buffers (c);
+  while ((ev = gst_harness_try_pull_event (c->h))) {
+    TRACE ("out event %s", GST_EVENT_TYPE_NAME (ev));
+    if (GST_EVENT_TYPE (ev) == GST_EVENT_EOS && c->eos_in) {
+      pull_buffers (c);
+      c->eos_out = TRUE;
+    } else if (c->eos_out && c->restarted &&
+        (GST_EVENT_TYPE (ev) == GST_EVENT_STREAM_START ||
+            GST_EVENT_TYPE (ev) == GST_EVENT_SEGMENT)) {
+      /* the new stream queued behind the EOS goes on */
+      c->eos_in = c->eos_out = c->restarted = FALSE;
+    }
+    gst_event_unref (ev);
+  }
+}
+
+/* Releases the earliest pending clock wait, moving the clock to its time.
+ * Waits at most @timeout_ms for one to appear. */
+static gboolean
+crank (Ctx * c, guint timeout_ms)
+{
+  GstClockTime t, now;
+  GstClockID id;
+
+  t = gst_test_clock_get_next_entry_time (c->clock);
+  if (!GST_CLOCK_TIME_IS_VALID (t)) {
+    if (timeout_ms == 0 ||
+        !gst_test_clock_timed_wait_for_multiple_pending_ids (c->clock, 1,
+            timeout_ms, NULL))
+      return FALSE;
+    t = gst_test_clock_get_next_entry_time (c->clock);
+    if (!GST_CLOCK_TIME_IS_VALID (t))
+      return FALSE;
+  }
+  now = gst_clock_get_time (GST_CLOCK (c->clock));
+  if (t > now)
+    gst_test_clock_set_time (c->clock, t);
+  id = gst_test_clock_process_next_clock_id (c->clock);
+  if (id == NULL)
+    return FALSE;
+  TRACE ("released clock wait for %" GST_TIME_FORMAT, GST_TIME_ARGS (t));
+  gst_clock_id_unref (id);
+  return TRUE;
+}
+
+static gboolean
+can_progress (Ctx * c)
+{
+  return !c->flushing && !c->paused && !c->eos_out;
+}
+
+/* Invariant D. */
+static void
+check_after_eos (Ctx * c, Stats * st)
+{
+  if (c->eos_out && !c->flushing)
+    FUZZ_CHECK (st->queued == 0, "EOS came out but %u packets are still "
+        "queued (accepted after EOS, never released)", st->queued);
+}
+
+/* Cranks the clock until at most @max_frames complete frames and (if
+ * @all) no packet is queued.  Invariant C. */
+static void
+drain (Ctx * c, guint max_frames, gboolean all)
+{
+  gint64 deadline = g_get_monotonic_time () + STUCK_US;
+  Stats st;
+
+  for (;;) {
+    pull_output (c);
+    check_accounting (c, &st);
+    check_after_eos (c, &st);
+    if (st.queued_frames <= max_frames && (!all || st.queued == 0))
+      return;
+    if (!can_progress (c))
+      return;
+    if (crank (c, 1))
+      continue;
+    FUZZ_CHECK (g_get_monotonic_time () < deadline, "stuck: %u packets "
+        "(%u complete frames) queued, PLAYING, not flushing, no clock wait "
+        "for %d s", st.queued, st.queued_frames, STUCK_US / G_USEC_PER_SEC);
+  }
+}
+
+/* Makes sure a push of @n packets cannot block on a full queue.  Returns
+ * FALSE if it could and nothing can be done about it (PAUSED). */
+static gboolean
+make_room (Ctx * c, guint n)
+{
+  Stats st;
+
+  /* the pad refuses data (flushing, EOS), or the element does (its EOS
+   * came out): nothing blocks */
+  if (c->flushing || (c->eos_in && (!c->restarted || c->eos_out)))
+    return TRUE;
+  if (n >= MAX_QUEUED_FRAMES)
+    return FALSE;
+  get_stats (c, &st);
+  if (st.queued_frames + n < MAX_QUEUED_FRAMES)
+    return TRUE;
+  if (c->paused)
+    return FALSE;
+  drain (c, MAX_QUEUED_FRAMES - 1 - n, FALSE);
+  get_stats (c, &st);
+  return st.queued_frames + n < MAX_QUEUED_FRAMES;
+}
+
+static guint32
+pick_rtptime (Ctx * c)
+{
+  FuzzInput *in = c->in;
+  guint8 sel = fuzz_u8 (in);
+
+  switch (sel & 7) {
+    case 0:
+    case 1:
+      return c->rtptime;
+    case 2:
+      return c->rtptime + 3600;
+    case 3:
+      return c->rtptime + fuzz_u16 (in);
+    case 4:
+      return c->rtptime - fuzz_u16 (in);        /* backwards */
+    case 5:
+      return G_MAXUINT32 - fuzz_u8 (in);        /* about to wrap */
+    case 6:
+      return c->rtptime + 0x80000000u + (gint8) fuzz_u8 (in);
+    default:
+      return fuzz_u32 (in);
+  }
+}
+
+static guint
+pick_payload (FuzzInput * in)
+{
+  guint8 sel = fuzz_u8 (in);
+
+  switch (sel & 7) {
+    case 0:
+      return 0;
+    case 1:
+      return 65535 - 12 - 60;   /* about the largest that fits */
+    case 2:
+      return fuzz_u16 (in);
+    default:
+      return fuzz_u8 (in) * 4;
+  }
+}
+
+static GstClockTime
+pick_timestamp (Ctx * c, gboolean dts)
+{
+  guint8 sel = fuzz_u8 (c->in);
+  guint64 t;
+
+  if (dts) {
+    if (sel & 3)
+      return GST_CLOCK_TIME_NONE;
+    t = fuzz_time (c->in);
+    if (avoid_plan_wrap && t != GST_CLOCK_TIME_NONE)
+      t = MIN (t, G_GUINT64_CONSTANT (1) << 62);
+    return t;
+  }
+  switch (sel & 7) {
+    case 0:
+      return GST_CLOCK_TIME_NONE;
+    case 1:
+    case 2:
+      return c->pts;
+    case 3:
+    case 4:
+      return c->pts + 40 * GST_MSECOND;
+    default:
+      t = fuzz_time (c->in);
+      if (avoid_plan_wrap && t != GST_CLOCK_TIME_NONE)
+        t = MIN (t, G_GUINT64_CONSTANT (1) << 62);
+      return t == GST_CLOCK_TIME_NONE ? t - 1 : t;
+  }
+}
+
+static void
+tag_buffer (Ctx * c, GstBuffer * buf)
+{
+  GST_BUFFER_OFFSET (buf) = c->n_tags++;
+  GST_BUFFER_OFFSET_END (buf) = TAG_MAGIC;
+}
+
+static GstBuffer *
+make_rtp (Ctx * c)
+{
+  FuzzInput *in = c->in;
+  guint8 f = fuzz_u8 (in);
+  guint payload = pick_payload (in);
+  guint8 pad = (f & 0x10) ? (fuzz_u8 (in) % 32) : 0;
+  guint8 csrc = (f & 0x20) ? (fuzz_u8 (in) % 16) : 0;
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  GstBuffer *buf;
+  GstClockTime pts, dts;
+
+  if (c->bytes + payload > MAX_BYTES)
+    payload = 0;
+  c->bytes += payload;
+  buf = gst_rtp_buffer_new_allocate (payload, pad, csrc);
+  FUZZ_CHECK (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp),
+      "cannot map a built RTP packet");
+  gst_rtp_buffer_set_payload_type (&rtp, (f & 0x40) ? fuzz_u8 (in) & 0x7f : 96);
+  gst_rtp_buffer_set_ssrc (&rtp, (f & 0x80) ? fuzz_u32 (in) : 0x12345678);
+  gst_rtp_buffer_set_seq (&rtp, (f & 0x08) ? fuzz_u16 (in) : c->seq++);
+  c->rtptime = pick_rtptime (c);
+  gst_rtp_buffer_set_timestamp (&rtp, c->rtptime);
+  gst_rtp_buffer_set_marker (&rtp, f & 1);
+  gst_rtp_buffer_unmap (&rtp);
+
+  pts = pick_timestamp (c, FALSE);
+  dts = pick_timestamp (c, TRUE);
+  if (GST_CLOCK_TIME_IS_VALID (pts))
+    c->pts = pts;
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DTS (buf) = dts;
+  return buf;
+}
+
+/* Raw bytes, or a built packet with some bytes overwritten. */
+static GstBuffer *
+make_garbage (Ctx * c, gboolean mutate)
+{
+  FuzzInput *in = c->in;
+  GstBuffer *buf;
+  GstMapInfo map;
+  gsize got, len, i;
+  const guint8 *bytes;
+
+  if (mutate) {
+    guint n = 1 + fuzz_u8 (in) % 4;
+
+    buf = make_rtp (c);
+    if (!gst_buffer_map (buf, &map, GST_MAP_WRITE))
+      return buf;
+    for (i = 0; i < n && map.size > 0; i++) {
+      gsize pos = fuzz_u8 (in) % MIN (map.size, 24);    /* the header */
+
+      if (fuzz_u8 (in) & 1)
+        pos = map.size - 1 - pos % map.size;    /* or the padding byte */
+      map.data[pos] = fuzz_u8 (in);
+    }
+    /* sometimes cut it short */
+    len = map.size;
+    gst_buffer_unmap (buf, &map);
+    if (fuzz_u8 (in) & 1)
+      gst_buffer_resize (buf, 0, len - (fuzz_u8 (in) % (len + 1)));
+    return buf;
+  }
+
+  len = (fuzz_u8 (in) & 1) ? fuzz_u8 (in) : fuzz_u16 (in) % 2048;
+  bytes = fuzz_bytes (in, len, &got);
+  buf = gst_buffer_new_allocate (NULL, len, NULL);
+  gst_buffer_fill (buf, 0, bytes, got);
+  if (got < len)
+    gst_buffer_memset (buf, got, 0, len - got);
+  GST_BUFFER_PTS (buf) = pick_timestamp (c, FALSE);
+  c->bytes += len;
+  return buf;
+}
+
+static gboolean
+parse_rtp (GstBuffer * buf, guint32 * rtptime, gboolean * marker)
+{
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  if (!gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp))
+    return FALSE;
+  *rtptime = gst_rtp_buffer_get_timestamp (&rtp);
+  *marker = gst_rtp_buffer_get_marker (&rtp);
+  gst_rtp_buffer_unmap (&rtp);
+  return TRUE;
+}
+
+static void
+note_accepted (Ctx * c, guint64 tag, gboolean valid)
+{
+  c->accepted[tag] = valid ? 1 : 2;
+  c->in_caps[tag] = gst_pad_get_current_caps (c->elem_sink);
+  if (valid)
+    c->valid_ok++;
+  else
+    c->invalid_ok++;
+}
+
+/* Pushes @bufs (owned) as one list.  After an OK push all were accepted;
+ * after another answer a prefix may have been (the stats say how many). */
+static void
+push_list (Ctx * c, GstBuffer ** bufs, const gboolean * valid, guint n)
+{
+  GstBufferList *list = gst_buffer_list_new_sized (n);
+  guint64 tags[64];
+  GstFlowReturn ret;
+  guint i;
+  Stats st;
+
+  for (i = 0; i < n; i++) {
+    tags[i] = GST_BUFFER_OFFSET (bufs[i]);
+    gst_buffer_list_add (list, bufs[i]);
+  }
+  TRACE ("push list of %u (#%" G_GUINT64_FORMAT "...)", n, tags[0]);
+  ret = gst_pad_push_list (c->h->srcpad, list);
+  TRACE ("  -> %s", gst_flow_get_name (ret));
+  if (ret == GST_FLOW_OK) {
+    for (i = 0; i < n; i++)
+      note_accepted (c, tags[i], valid[i]);
+  } else {
+    guint64 dv, di;
+
+    get_stats (c, &st);
+    dv = st.packets + st.flushed + st.queued - c->valid_ok;
+    di = st.invalid - c->invalid_ok;
+    for (i = 0; i < n && (dv > 0 || di > 0); i++) {
+      if (valid[i] && dv > 0)
+        dv--;
+      else if (!valid[i] && di > 0)
+        di--;
+      else
+        break;
+      note_accepted (c, tags[i], valid[i]);
+    }
+    FUZZ_CHECK (dv == 0 && di == 0, "a refused list was taken in part, out "
+        "of order");
+  }
+  check_accounting (c, &st);
+}
+
+static void
+push_one (Ctx * c, GstBuffer * buf, gboolean valid)
+{
+  guint64 tag = GST_BUFFER_OFFSET (buf);
+  GstFlowReturn ret;
+  Stats st;
+
+  if (!make_room (c, 1)) {
+    gst_buffer_unref (buf);     /* PAUSED with a full queue: would block */
+    return;
+  }
+  if (trace) {
+    guint32 rt = 0;
+    gboolean mk = FALSE;
+
+    if (valid)
+      parse_rtp (buf, &rt, &mk);
+    TRACE ("push #%" G_GUINT64_FORMAT " %s rtptime %u%s pts %" GST_TIME_FORMAT
+        " dts %" GST_TIME_FORMAT, tag, valid ? "rtp" : "invalid", rt,
+        mk ? " marker" : "", GST_TIME_ARGS (GST_BUFFER_PTS (buf)),
+        GST_TIME_ARGS (GST_BUFFER_DTS (buf)));
+  }
+  ret = gst_harness_push (c->h, buf);
+  TRACE ("  -> %s", gst_flow_get_name (ret));
+  if (ret == GST_FLOW_OK)
+    note_accepted (c, tag, valid);
+  else if (!c->flushing && !c->eos_in)
+    FUZZ_CHECK (FALSE, "push returned %s while not flushing and before "
+        "EOS", gst_flow_get_name (ret));
+  check_accounting (c, &st);
+}
+
+static void
+op_push (Ctx * c, guint kind)
+{
+  GstBuffer *bufs[64];
+  gboolean valid[64];
+  guint n = 1, i, opens = 0;
+  gboolean have_prev = FALSE, prev_marker = FALSE;
+  guint32 prev_rt = 0;
+
+  if (kind == OP_RTP_FRAME || kind == OP_LIST)
+    n = 1 + fuzz_u8 (c->in) % 48;
+  n = MIN (n, MAX_BUFFERS - c->n_tags);
+  if (n == 0 || c->bytes >= MAX_BYTES)
+    return;
+
+  for (i = 0; i < n; i++) {
+    guint32 rt;
+    gboolean mk;
+
+    switch (kind) {
+      case OP_MUTATED:
+        bufs[i] = make_garbage (c, TRUE);
+        break;
+      case OP_RAW:
+        bufs[i] = make_garbage (c, FALSE);
+        break;
+      case OP_LIST:{
+        guint8 sel = fuzz_u8 (c->in);
+
+        bufs[i] = (sel & 7) == 0 ? make_garbage (c, sel & 8) : make_rtp (c);
+        break;
+      }
+      case OP_RTP_FRAME:{
+        GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+        /* n packets of one timestamp, the marker on the last one */
+        if (i == 0) {
+          c->rtptime += 3600;
+          c->pts += 40 * GST_MSECOND;
+        }
+        bufs[i] = gst_rtp_buffer_new_allocate (1000, 0, 0);
+        gst_rtp_buffer_map (bufs[i], GST_MAP_WRITE, &rtp);
+        gst_rtp_buffer_set_payload_type (&rtp, 96);
+        gst_rtp_buffer_set_seq (&rtp, c->seq++);
+        gst_rtp_buffer_set_timestamp (&rtp, c->rtptime);
+        gst_rtp_buffer_set_marker (&rtp, i == n - 1);
+        gst_rtp_buffer_unmap (&rtp);
+        GST_BUFFER_PTS (bufs[i]) = c->pts;
+        c->bytes += 1012;
+        break;
+      }
+      default:
+        bufs[i] = make_rtp (c);
+        break;
+    }
+    tag_buffer (c, bufs[i]);
+    valid[i] = parse_rtp (bufs[i], &rt, &mk);
+    /* packets that may open a new frame (and so wait for room) */
+    if (valid[i]) {
+      if (!have_prev || prev_marker || rt != prev_rt)
+        opens++;
+      have_prev = TRUE;
+      prev_rt = rt;
+      prev_marker = mk;
+    }
+  }
+
+  if (kind == OP_LIST && opens < MAX_QUEUED_FRAMES && make_room (c, opens)) {
+    push_list (c, bufs, valid, n);
+    return;
+  }
+  for (i = 0; i < n; i++)
+    push_one (c, bufs[i], valid[i]);
+}
+
+static void
+op_caps (Ctx * c)
+{
+  FuzzInput *in = c->in;
+  guint8 f = fuzz_u8 (in);
+  GstStructure *s = gst_structure_new ("application/x-rtp",
+      "media", G_TYPE_STRING, "video",
+      "encoding-name", G_TYPE_STRING, "RAW",
+      "payload", G_TYPE_INT, 96, NULL);
+  GstCaps *caps;
+
+  switch (f & 3) {
+    case 0:
+      break;                    /* no clock-rate */
+    case 1:
+      gst_structure_set (s, "clock-rate", G_TYPE_INT, 90000, NULL);
+      break;
+    case 2:
+      gst_structure_set (s, "clock-rate", G_TYPE_INT, (gint) fuzz_u32 (in),
+          NULL);
+      break;
+    default:
+      gst_structure_set (s, "clock-rate", G_TYPE_STRING, "90000", NULL);
+      break;
+  }
+  switch ((f >> 2) & 7) {
+    case 0:
+      break;                    /* no a-framerate */
+    case 1:
+      gst_structure_set (s, "a-framerate", G_TYPE_STRING, "25", NULL);
+      break;
+    case 2:
+      gst_structure_set (s, "a-framerate", G_TYPE_STRING, "30000/1001", NULL);
+      break;
+    case 3:
+      gst_structure_set (s, "a-framerate", G_TYPE_INT, 25, NULL);
+      break;
+    case 4:
+      gst_structure_set (s, "a-framerate", GST_TYPE_FRACTION, 25, 1, NULL);
+      break;
+    default:{
+      gsize got;
+      const guint8 *bytes = fuzz_bytes (in, fuzz_u8 (in) % 48, &got);
+      gchar *raw = g_strndup ((const gchar *) bytes, got);
+      /* caps strings are UTF-8 (GstStructure refuses others): SDP text */
+      gchar *str = g_utf8_make_valid (raw, -1);
+
+      gst_structure_set (s, "a-framerate", G_TYPE_STRING, str, NULL);
+      g_free (str);
+      g_free (raw);
+      break;
+    }
+  }
+  caps = gst_caps_new_full (s, NULL);
+  if (trace) {
+    gchar *str = gst_caps_to_string (caps);
+
+    TRACE ("caps %s", str);
+    g_free (str);
+  }
+  /* refused while flushing or after EOS: fine, it stays sticky upstream */
+  gst_pad_push_event (c->h->srcpad, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
+}
+
+static void
+push_segment (Ctx * c, gboolean fuzzed)
+{
+  GstSegment seg;
+
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  if (fuzzed) {
+    guint8 f = fuzz_u8 (c->in);
+    static const gdouble rates[] = { 1.0, 1.0, 2.0, 0.5, -1.0, 1e-9 };
+
+    if ((f & 7) == 7)
+      gst_segment_init (&seg, GST_FORMAT_BYTES);
+    seg.rate = rates[(f >> 3) % G_N_ELEMENTS (rates)];
+    seg.start = fuzz_time (c->in);
+    if (seg.start == GST_CLOCK_TIME_NONE)
+      seg.start = 0;
+    seg.base = (f & 0x40) ? fuzz_time (c->in) : 0;
+    if (seg.base == GST_CLOCK_TIME_NONE)
+      seg.base = 0;
+    if (avoid_plan_wrap) {
+      /* running times stay far from 2^64 */
+      seg.base = MIN (seg.base, G_GUINT64_CONSTANT (1) << 62);
+      seg.start = MIN (seg.start, G_GUINT64_CONSTANT (1) << 62);
+      if (seg.rate > 0 && seg.rate < 0.5)
+        seg.rate = 1.0;
+    }
+    if (seg.rate < 0 || (f & 0x80))
+      seg.stop = seg.start + fuzz_u32 (c->in);
+    seg.time = seg.start;
+    seg.position = seg.start;
+  }
+  TRACE ("segment %s rate %g start %" G_GUINT64_FORMAT " base %"
+      G_GUINT64_FORMAT " stop %" G_GUINT64_FORMAT,
+      gst_format_get_name (seg.format), seg.rate, seg.start, seg.base,
+      seg.stop);
+  gst_pad_push_event (c->h->srcpad, gst_event_new_segment (&seg));
+}
+
+static void
+op_property (Ctx * c)
+{
+  FuzzInput *in = c->in;
+  guint8 which = fuzz_u8 (in), sel = fuzz_u8 (in);
+  GObject *e = G_OBJECT (c->h->element);
+
+  switch (which % 6) {
+    case 0:{
+      static const guint v[] = { 1, 2, 7, 64, 65536, G_MAXINT };
+      guint raw = fuzz_u32 (in);
+
+      g_object_set (e, "burst-size", sel < 200 ? v[sel % G_N_ELEMENTS (v)] :
+          CLAMP (raw, 1, (guint) G_MAXINT), NULL);
+      break;
+    }
+    case 1:{
+      static const gdouble v[] = { 0.0, 1.0, 0.9, 0.5, 1e-9, 1.0 - 1e-12 };
+      g_object_set (e, "duty", sel < 200 ? v[sel % G_N_ELEMENTS (v)] :
+          fuzz_u16 (in) / 65535.0, NULL);
+      break;
+    }
+    case 2:{
+      static const gdouble v[] = { 0.0, 0.5, 0.01, 0.25, 1e-9 };
+      g_object_set (e, "slot-jitter", sel < 200 ? v[sel % G_N_ELEMENTS (v)] :
+          0.5 * fuzz_u16 (in) / 65535.0, NULL);
+      break;
+    }
+    case 3:
+      g_object_set (e, "seed", (guint) (sel < 128 ? sel : fuzz_u32 (in)),
+          NULL);
+      break;
+    case 4:{
+      static const guint64 v[] = { 0, 1, 99999, 100000, 40000000, 33366667,
+        1000000000, G_GUINT64_CONSTANT (10000000000)
+      };
+      g_object_set (e, "frame-period", sel < 200 ? v[sel % G_N_ELEMENTS (v)] :
+          fuzz_u64 (in) % (G_GUINT64_CONSTANT (10000000000) + 1), NULL);
+      break;
+    }
+    default:{
+      static const guint v[] = { 0, 1, 1000, 1400, 65535 };
+      g_object_set (e, "payload-size", sel < 200 ?
+          v[sel % G_N_ELEMENTS (v)] : (guint) fuzz_u16 (in), NULL);
+      break;
+    }
+  }
+  if (trace) {
+    static const gchar *names[] = { "burst-size", "duty", "slot-jitter",
+      "seed", "frame-period", "payload-size"
+    };
+    GValue v = G_VALUE_INIT;
+    gchar *str;
+
+    g_object_get_property (e, names[which % 6], &v);
+    str = g_strdup_value_contents (&v);
+    TRACE ("%s = %s", names[which % 6], str);
+    g_free (str);
+    g_value_unset (&v);
+  }
+}
+
+static void
+op_flush (Ctx * c)
+{
+  guint8 f = fuzz_u8 (c->in);
+  gboolean start = TRUE, stop = TRUE;
+
+  if ((f & 3) == 1)
+    stop = FALSE;               /* flush-start alone */
+  else if ((f & 3) == 2 && !avoid_unpaired_flush_stop)
+    start = FALSE;              /* flush-stop alone */
+
+  TRACE ("%s%s", start ? "flush-start " : "", stop ? "flush-stop" : "");
+  if (start) {
+    gst_harness_push_event (c->h, gst_event_new_flush_start ());
+    c->flushing = TRUE;
+    c->flush_started = TRUE;
+    pull_output (c);
+  }
+  if (stop) {
+    gst_harness_push_event (c->h, gst_event_new_flush_stop (!(f & 4)));
+    c->flushing = FALSE;
+    c->eos_in = c->eos_out = c->restarted = FALSE;
+    pull_output (c);
+    /* a new segment, as a seek gives */
+    push_segment (c, f & 16);
+  }
+}
+
+static void
+op_state (Ctx * c)
+{
+  TRACE ("%s", c->paused ? "PLAYING" : "PAUSED");
+  if (c->paused) {
+    FUZZ_CHECK (gst_element_set_state (c->h->element, GST_STATE_PLAYING) !=
+        GST_STATE_CHANGE_FAILURE, "PAUSED -> PLAYING failed");
+    c->paused = FALSE;
+  } else {
+    FUZZ_CHECK (gst_element_set_state (c->h->element, GST_STATE_PAUSED) ==
+        GST_STATE_CHANGE_NO_PREROLL, "PLAYING -> PAUSED did not return "
+        "NO_PREROLL");
+    c->paused = TRUE;
+  }
+}
+
+int LLVMFuzzerInitialize (int *argc, char ***argv);
+int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
+
+static void
+log_handler (const gchar * domain, GLogLevelFlags level, const gchar * msg,
+    gpointer user_data)
+{
+  fprintf (stderr, "%s-%s: %s\n", domain ? domain : "",
+      (level & G_LOG_LEVEL_CRITICAL) ? "CRITICAL" : "ERROR", msg);
+  abort ();
+}
+
+int
+LLVMFuzzerInitialize (int *argc, char ***argv)
+{
+  const gchar *avoid;
+
+  /* GLib < 2.76 hands out slices from its own magazines, which would hide
+   * use-after-free from AddressSanitizer: start again with plain malloc */
+  if (g_strcmp0 (g_getenv ("G_SLICE"), "always-malloc") != 0) {
+    g_setenv ("G_SLICE", "always-malloc", TRUE);
+    execv ("/proc/self/exe", *argv);
+    perror ("execv /proc/self/exe");
+    abort ();
+  }
+  /* only the element compiled in here: no plugin scanning, no registry */
+  g_setenv ("GST_REGISTRY_DISABLE", "yes", FALSE);
+  g_setenv ("GST_PLUGIN_SYSTEM_PATH_1_0", "", FALSE);
+  g_setenv ("GST_PLUGIN_PATH_1_0", "", FALSE);
+
+  trace = g_getenv ("RTPBURSTPACE_FUZZ_TRACE") != NULL;
+  avoid = g_getenv ("RTPBURSTPACE_FUZZ_AVOID");
+  if (avoid) {
+    avoid_unpaired_flush_stop = strstr (avoid, "flush-stop-uaf") != NULL;
+    avoid_restart_after_eos = strstr (avoid, "eos-restart") != NULL;
+    avoid_plan_wrap = strstr (avoid, "plan-wrap") != NULL;
+    avoid_flush_sticky = strstr (avoid, "flush-sticky") != NULL;
+    avoid_list_flush_count = strstr (avoid, "list-flush-count") != NULL;
+    fprintf (stderr, "fuzz_element: avoiding known bugs: %s\n", avoid);
+  }
+
+  gst_init (argc, argv);
+  FUZZ_CHECK (GST_ELEMENT_REGISTER (rtpburstpace, NULL),
+      "cannot register rtpburstpace");
+  /* a critical in the element (g_return_if_fail and friends) is a bug */
+  g_log_set_handler (NULL, G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR |
+      G_LOG_FLAG_FATAL, log_handler, NULL);
+  g_log_set_handler ("GStreamer", G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR |
+      G_LOG_FLAG_FATAL, log_handler, NULL);
+  g_log_set_handler ("GLib-GObject", G_LOG_LEVEL_CRITICAL |
+      G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL, log_handler, NULL);
+  g_log_set_handler ("GLib", G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR |
+      G_LOG_FLAG_FATAL, log_handler, NULL);
+  return 0;
+}
+
+int
+LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
+{
+  FuzzInput in = { data, size, 0 };
+  Ctx *c = g_new0 (Ctx, 1);
+  guint ops = 0;
+  Stats st;
+
+  c->in = &in;
+  c->h = gst_harness_new ("rtpburstpace");
+  c->clock = gst_harness_get_testclock (c->h);
+  c->elem_sink = gst_element_get_static_pad (c->h->element, "sink");
+  gst_pad_add_probe (c->h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_BUFFER_LIST, out_probe, c, NULL);
+  c->seq = fuzz_u16 (&in);
+  c->rtptime = fuzz_u32 (&in);
+
+  /* defaults that make pacing happen; the ops change them */
+  g_object_set (c->h->element, "seed", 1, NULL);
+  {
+    guint8 start = fuzz_u8 (&in);
+
+    if (!(start & 1)) {
+      GstCaps *caps = gst_caps_from_string ("application/x-rtp, "
+          "media=(string)video, clock-rate=(int)90000, "
+          "encoding-name=(string)RAW, payload=(int)96, "
+          "a-framerate=(string)25");
+
+      gst_pad_push_event (c->h->srcpad, gst_event_new_caps (caps));
+      gst_caps_unref (caps);
+    } else {
+      op_caps (c);
+    }
+    push_segment (c, start & 2);
+  }
+
+  while (fuzz_more (&in) && ops++ < MAX_OPS) {
+    guint8 op = fuzz_u8 (&in) % N_OPS;
+
+    switch (op) {
+      case OP_RTP:
+      case OP_RTP2:
+      case OP_RTP_FRAME:
+      case OP_MUTATED:
+      case OP_RAW:
+      case OP_LIST:
+        op_push (c, op);
+        break;
+      case OP_CAPS:
+        op_caps (c);
+        break;
+      case OP_SEGMENT:
+        push_segment (c, TRUE);
+        break;
+      case OP_PROPERTY:
+        op_property (c);
+        break;
+      case OP_FLUSH:
+        op_flush (c);
+        break;
+      case OP_EOS:
+        if (gst_harness_push_event (c->h, gst_event_new_eos ()))
+          c->eos_in = TRUE;
+        TRACE ("eos%s", c->eos_in ? "" : " (refused)");
+        break;
+      case OP_STREAM_START:
+        /* clears the pad's EOS: data may follow */
+        if (!avoid_restart_after_eos || !c->eos_in) {
+          gchar *id = g_strdup_printf ("fuzz-%u", ops);
+
+          gboolean ok = gst_harness_push_event (c->h,
+              gst_event_new_stream_start (id));
+
+          if (ok && c->eos_out) {
+            /* the EOS is out and the task stopped: this is a new stream,
+             * the element resumes for it */
+            c->eos_in = c->eos_out = c->restarted = FALSE;
+          } else if (ok && c->eos_in) {
+            c->restarted = TRUE;
+          }
+          TRACE ("stream-start%s", ok ? "" : " (refused)");
+          g_free (id);
+        }
+        break;
+      case OP_STATE:
+        op_state (c);
+        break;
+      case OP_LATENCY:
+        gst_harness_set_upstream_latency (c->h,
+            (fuzz_u8 (&in) & 1) ? 0 : fuzz_time (&in) & ((1ull << 62) - 1));
+        gst_harness_query_latency (c->h);
+        break;
+      case OP_CRANK:{
+        guint n = 1 + fuzz_u8 (&in) % 8;
+
+        while (n-- > 0 && can_progress (c) && crank (c, 1)) {
+        }
+        break;
+      }
+      case OP_ADVANCE:{
+        /* time passes without a clock wait being released: arrivals
+         * spread out, frames time out */
+        guint64 d = (fuzz_u8 (&in) & 1) ? fuzz_u16 (&in) * GST_USECOND :
+            fuzz_u16 (&in) * GST_MSECOND;
+
+        /* the test clock does not check its internal time for overflow
+         * (after a wait near 2^64 was released): stay below NONE */
+        if (gst_clock_get_time (GST_CLOCK (c->clock)) <
+            G_MAXUINT64 - 1 - d) {
+          gst_test_clock_advance_time (c->clock, d);
+          TRACE ("clock advanced by %" GST_TIME_FORMAT, GST_TIME_ARGS (d));
+        }
+        break;
+      }
+      case OP_SYNC:
+        /* makes reproducers deterministic: the task is in its wait (if it
+         * has something to wait for; a few times per input at most) */
+        if (c->syncs < 4 && can_progress (c)) {
+          get_stats (c, &st);
+          if (st.queued > 0) {
+            c->syncs++;
+            gst_test_clock_timed_wait_for_multiple_pending_ids (c->clock, 1,
+                50, NULL);
+          }
+        }
+        TRACE ("sync: %u clock waits pending",
+            gst_test_clock_peek_id_count (c->clock));
+        break;
+      case OP_DRAIN:
+        TRACE ("drain");
+        drain (c, 0, TRUE);
+        break;
+      default:
+        break;
+    }
+    pull_output (c);
+  }
+
+  /* finish: back to PLAYING, everything out that can come out */
+  TRACE ("end of input");
+  if (c->paused)
+    op_state (c);
+  drain (c, 0, TRUE);
+
+  /* the task may still be pushing its last slot: wait until it is idle */
+  {
+    gint64 deadline = g_get_monotonic_time () + SETTLE_US;
+
+    for (;;) {
+      pull_output (c);
+      if ((accounting_exact (c, &st) && c->n_out == st.packets) ||
+          g_get_monotonic_time () > deadline)
+        break;
+      g_usleep (100);
+    }
+  }
+  pull_output (c);
+  check_accounting_full (c, &st, TRUE);
+  check_after_eos (c, &st);
+  /* E: a slot a flush refused is counted in flushed-packets.  A slot of
+   * several packets is one buffer list: a flush can refuse it after part
+   * of it went out (GstPad splits a list for a pad without chain_list);
+   * RTPBURSTPACE_FUZZ_AVOID=list-flush-count tolerates that. */
+  if (avoid_list_flush_count && c->flush_started)
+    FUZZ_CHECK (c->n_out >= st.packets && c->n_out <= st.packets + st.flushed,
+        "%" G_GUINT64_FORMAT " buffers came out, stats packets %"
+        G_GUINT64_FORMAT ", flushed %" G_GUINT64_FORMAT, c->n_out, st.packets,
+        st.flushed);
+  else
+    FUZZ_CHECK (c->n_out == st.packets, "%" G_GUINT64_FORMAT " buffers came "
+        "out, stats packets %" G_GUINT64_FORMAT "%s", c->n_out, st.packets,
+        c->n_out > st.packets ? " (delivered but counted as flushed?)" : "");
+  if (can_progress (c))
+    FUZZ_CHECK (st.queued == 0, "%u packets left queued although PLAYING, "
+        "not flushing", st.queued);
+
+  gst_object_unref (c->clock);
+  gst_object_unref (c->elem_sink);
+  gst_harness_teardown (c->h);
+  for (guint64 i = 0; i < c->n_tags; i++) {
+    gst_clear_caps (&c->in_caps[i]);
+    gst_clear_caps (&c->out_caps[i]);
+  }
+  g_free (c);
+  return 0;
+}

@@ -1,0 +1,248 @@
+#!/usr/bin/python3
+# rtpburstpace: writes the seed corpora (tests/fuzz/corpus/<target>/) and the
+# reproducers of the bugs the fuzzers found (tests/fuzz/crashes/), encoded in
+# the byte format the targets decode (see the OP_* lists in fuzz_schedule.c
+# and fuzz_element.c; integers are little-endian).  Deterministic: run it
+# again after changing an encoding and commit the result.
+#
+#   /usr/bin/python3 tests/fuzz/make-corpus.py
+#
+# Licence: LGPL-2.1-or-later.
+
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def u8(v): return struct.pack('<B', v & 0xff)
+def u16(v): return struct.pack('<H', v & 0xffff)
+def u32(v): return struct.pack('<I', v & 0xffffffff)
+def u64(v): return struct.pack('<Q', v & 0xffffffffffffffff)
+
+
+# fuzz_time (): selector & 7
+def t_zero(): return u8(0)
+def t_ms(ms): return u8(1) + u16(ms)
+def t_ns32(ns): return u8(2) + u32(ns)
+def t_none(minus=0): return u8(3) + u8(minus)
+def t_raw(v): return u8(6) + u64(v)
+
+
+# --- fuzz_element ----------------------------------------------------------
+
+(E_RTP, E_RTP2, E_RTP_FRAME, E_MUTATED, E_RAW, E_LIST, E_CAPS, E_SEGMENT,
+ E_PROPERTY, E_FLUSH, E_EOS, E_STREAM_START, E_STATE, E_LATENCY, E_CRANK,
+ E_ADVANCE, E_DRAIN, E_SYNC) = range(18)
+
+
+def element_header(seq=1000, rtptime=90000, fuzzed_caps=False,
+                   fuzzed_segment=False):
+    """seq, rtptime, start flags (bit 0: fuzzed caps op follows,
+    bit 1: fuzzed segment follows)"""
+    return u16(seq) + u32(rtptime) + u8((1 if fuzzed_caps else 0) |
+                                        (2 if fuzzed_segment else 0))
+
+
+def e_frame(n):
+    """n packets of 1000 B, one new RTP timestamp (+3600), PTS +40 ms,
+    marker on the last"""
+    return u8(E_RTP_FRAME) + u8(n - 1)
+
+
+def e_rtp(marker=False, payload=1000, rtptime_same=True, pts_same=True,
+          op=E_RTP):
+    f = 0x01 if marker else 0x00
+    # pick_payload: sel 2 = u16 follows
+    body = u8(f) + u8(2) + u16(payload)
+    # pick_rtptime: 0 = same as last, 2 = +3600
+    body += u8(0 if rtptime_same else 2)
+    # pts: 1 = same as last, 3 = +40 ms ; dts: 1 = NONE
+    body += u8(1 if pts_same else 3) + u8(1)
+    return u8(op) + body
+
+
+def e_raw(data):
+    # len: selector bit 0 set = u8 length
+    return u8(E_RAW) + u8(1) + u8(len(data)) + data + u8(0)  # pts NONE
+
+
+def e_mutated():
+    # make_garbage (TRUE): n, then the packet, then n (pos, where, value),
+    # then cut?  One mutation: version byte to 0
+    return (u8(E_MUTATED) + u8(0) + e_rtp(marker=True)[1:] +
+            u8(0) + u8(0) + u8(0x00) + u8(0))
+
+
+def e_caps(clock_rate_mode, framerate_mode, clock_rate=None, framerate=b''):
+    """clock_rate_mode: 0 none, 1 90000, 2 u32 follows, 3 wrong type;
+    framerate_mode: 0 none, 1 "25", 2 "30000/1001", 3 int, 4 fraction,
+    5 bytes follow"""
+    b = u8(E_CAPS) + u8(clock_rate_mode | (framerate_mode << 2))
+    if clock_rate_mode == 2:
+        b += u32(clock_rate)
+    if framerate_mode >= 5:
+        b += u8(len(framerate)) + framerate
+    return b
+
+
+def e_property(which, sel, raw=b''):
+    """which: 0 burst-size, 1 duty, 2 slot-jitter, 3 seed, 4 frame-period,
+    5 payload-size; sel < 200 picks from the target's table"""
+    return u8(E_PROPERTY) + u8(which) + u8(sel) + raw
+
+
+def e_flush(mode='both', fuzzed_segment=False):
+    f = {'both': 0, 'start': 1, 'stop': 2}[mode]
+    if fuzzed_segment:
+        f |= 16
+    return u8(E_FLUSH) + u8(f)
+
+
+def e_crank(n): return u8(E_CRANK) + u8(n - 1)
+def e_advance_ms(ms): return u8(E_ADVANCE) + u8(0) + u16(ms)
+
+
+ELEMENT_SEEDS = {
+    # three 25 fps frames of 30 packets, paced, drained
+    'frames-25fps': element_header() + e_frame(30) + e_frame(30) +
+    e_frame(30) + u8(E_DRAIN),
+    # RTP-timestamp estimate: no a-framerate, clock-rate 90000
+    'rtptime-estimate': element_header(fuzzed_caps=True) +
+    e_caps(1, 0)[1:] + e_frame(10) + e_frame(10) + e_frame(10) + e_frame(5) +
+    u8(E_DRAIN),
+    # arrival estimate: no clock-rate, no a-framerate, time passes
+    'arrival-estimate': element_header(fuzzed_caps=True) + e_caps(0, 0)[1:] +
+    e_frame(4) + e_advance_ms(40) + e_frame(4) + e_advance_ms(40) +
+    e_frame(4) + e_advance_ms(40) + e_frame(4) + e_advance_ms(40) +
+    e_frame(4) + u8(E_DRAIN),
+    # a seek mid-frame: flush while a slot wait is pending
+    'flush-mid-frame': element_header() + e_frame(20) + u8(E_SYNC) +
+    e_crank(3) + e_flush('both') + e_frame(5) + u8(E_DRAIN),
+    # a frame as one buffer list, then packets without marker (timeout)
+    'list-and-timeout': element_header() + u8(E_LIST) + u8(7) +
+    b''.join(u8(1) + e_rtp(marker=(i == 7))[1:] for i in range(8)) +
+    e_rtp(rtptime_same=False, pts_same=False) + e_rtp() + e_rtp() +
+    u8(E_DRAIN),
+    # EOS after two frames
+    'eos': element_header() + e_frame(8) + e_frame(8) + u8(E_EOS) +
+    u8(E_DRAIN),
+    # property limits: b = 7, duty 1, duty 0, jitter 0.5, payload-size 1
+    'properties': element_header() + e_property(0, 2) + e_property(1, 1) +
+    e_frame(30) + e_property(2, 1) + e_property(5, 1) + e_frame(30) +
+    e_property(1, 0) + e_frame(30) + e_property(4, 1) + e_frame(3) +
+    u8(E_DRAIN),
+    # garbage and a broken header among valid packets
+    'garbage': element_header() + e_raw(b'\x80') + e_raw(b'\x00' * 12) +
+    e_raw(b'\x80\x60\x00\x01' + b'\x00' * 8 + b'\x01') + e_mutated() +
+    e_frame(3) + u8(E_DRAIN),
+    # PAUSED with frames queued, then PLAYING again
+    'pause-play': element_header() + e_frame(10) + u8(E_SYNC) +
+    u8(E_STATE) + e_frame(10) + e_frame(10) + u8(E_STATE) + u8(E_DRAIN),
+    # absurd caps: clock-rate -1, a-framerate "1e-300/0"
+    'absurd-caps': element_header(fuzzed_caps=True) +
+    e_caps(2, 5, clock_rate=0xffffffff, framerate=b'1e-300/0')[1:] +
+    e_frame(4) + e_caps(3, 4) + e_frame(4) + u8(E_DRAIN),
+}
+
+ELEMENT_CRASHES = {
+    # FLUSH_STOP without FLUSH_START while the task waits for a slot: the
+    # frame is freed under the task (heap-use-after-free)
+    'element-flush-stop-uaf': element_header() + e_frame(30) + u8(E_SYNC) +
+    e_crank(1) + u8(E_SYNC) + e_flush('stop') + e_crank(1),
+    # EOS, STREAM_START, a packet: accepted with OK, never leaves
+    'element-eos-restart-stuck': element_header() + e_frame(5) +
+    u8(E_SYNC) + u8(E_EOS) + u8(E_STREAM_START) + e_rtp(marker=True) +
+    u8(E_DRAIN),
+    # new caps queued behind a frame, then a flush (seek): the caps event is
+    # dropped and the next packets leave with the old caps
+    'element-flush-drops-caps': element_header() + e_frame(5) + u8(E_SYNC) +
+    e_caps(1, 2) + e_flush('both') + e_frame(3) + u8(E_DRAIN),
+}
+
+
+# --- fuzz_schedule ---------------------------------------------------------
+
+(S_PACKET, S_PACKETS, S_CLOSE, S_CAPS, S_PROPERTY, S_TIME, S_PLAN_START,
+ S_PLAN, S_SLOT_COUNT, S_FRAMERATE, S_RESET_HISTORY, S_ESTIMATOR_FRAME,
+ S_LATENCY) = range(13)
+
+
+def s_packets(count, rtptime_sel=0, marker=True, payload_sel=3,
+              payload=1000):
+    """rtptime_sel: 0 same, 3 + 3600*k (u8 k follows); payload_sel 3 =
+    u16 follows"""
+    b = u8(S_PACKETS) + u16(count)
+    b += u8(rtptime_sel)
+    if rtptime_sel == 3:
+        b += u8(1)
+    b += u8(1 if marker else 0) + u8(payload_sel)
+    if payload_sel == 3:
+        b += u16(payload)
+    return b
+
+
+def s_close_operands(sync_sel=1):
+    # model_close reads one selector: bit 0 sync NONE, bit 3 now = last slot
+    return u8(sync_sel | 8)
+
+
+SCHEDULE_SEEDS = {
+    # 25 fps caps, three frames of 30 packets
+    'frames-25fps': u32(1) + u8(S_CAPS) + u8(0) + u8(1) +
+    b''.join(s_packets(30, rtptime_sel=3) + s_close_operands() +
+             u8(S_TIME) + u8(0) + u32(40000) for _ in range(3)),
+    # RTP timestamps with wrap-around, no a-framerate
+    'rtptime-wrap': u32(2) + u8(S_CAPS) + u8(70) + u8(1) +
+    u8(S_PACKET) + u8(4) + u8(255) + u8(1) + u8(3) + u16(1200) +
+    b''.join(s_packets(10, rtptime_sel=3) + s_close_operands()
+             for _ in range(4)),
+    # properties at their limits, then a frame each
+    'property-limits': u32(3) + u8(S_CAPS) + u8(0) + u8(1) +
+    u8(S_PROPERTY) + u8(0) + u8(5) + s_packets(100, 3) + s_close_operands() +
+    u8(S_PROPERTY) + u8(1) + u8(0) + u8(1) + s_packets(100, 3) +
+    s_close_operands() +
+    u8(S_PROPERTY) + u8(2) + u8(0) + u8(1) + s_packets(100, 3) +
+    s_close_operands() +
+    u8(S_PROPERTY) + u8(4) + u8(202) + u64(10000000000) +
+    s_packets(100, 3) + s_close_operands(),
+    # a plan with jitter and an explicit start near the top of the range
+    'plan-jitter': u32(4) + u8(S_PLAN) + t_ms(1000) + t_ms(36) + t_ms(40) +
+    u32(30) + u32(30) + u32(1) + u8(1) + u8(1) + u8(0) + u8(1),
+    # first-slot computation with unknown times
+    'plan-start': u32(5) + u8(S_PLAN_START) + t_none() + t_none() +
+    t_ms(10) + t_ms(20) + t_ms(36) + u8(S_PLAN_START) + t_ms(50) +
+    t_ms(5) + t_ms(10) + t_none() + t_ms(36),
+    # a-framerate strings
+    'framerates': u32(6) + u8(S_FRAMERATE) + u8(72) + u8(10) +
+    b'30000/1001' + u8(S_FRAMERATE) + u8(72) + u8(7) + b'1e-3000' +
+    u8(S_FRAMERATE) + u8(1) + u8(S_LATENCY) + t_ms(40) + u8(1) + u8(1),
+}
+
+SCHEDULE_CRASHES = {
+    # a plan starting at 2^64 - 1: slot 1 wraps around to a time before
+    # slot 0 (rtp_burst_plan_next: start + offset)
+    'schedule-plan-wrap': u32(0) + u8(S_PLAN) + t_none() + t_ms(36) +
+    t_ms(40) + u32(2) + u32(2) + u32(1) + u8(0) + u8(1) + u8(0) + u8(0),
+}
+
+
+def write(directory, files):
+    os.makedirs(directory, exist_ok=True)
+    for name, data in sorted(files.items()):
+        with open(os.path.join(directory, name), 'wb') as f:
+            f.write(data)
+
+
+def main():
+    write(os.path.join(HERE, 'corpus', 'fuzz_element'), ELEMENT_SEEDS)
+    write(os.path.join(HERE, 'corpus', 'fuzz_schedule'), SCHEDULE_SEEDS)
+    write(os.path.join(HERE, 'crashes'), ELEMENT_CRASHES)
+    write(os.path.join(HERE, 'crashes'), SCHEDULE_CRASHES)
+    n = sum(map(len, (ELEMENT_SEEDS, SCHEDULE_SEEDS, ELEMENT_CRASHES,
+                      SCHEDULE_CRASHES)))
+    print('make-corpus: wrote %d files under %s' % (n, HERE))
+
+
+if __name__ == '__main__':
+    main()
