@@ -104,22 +104,25 @@ def cpu_busy_since(t0):
     return round((t1[0] - t0[0]) / total, 3), round((t1[2] - t0[2]) / total, 3)
 
 
-def wait_idle(threshold=0.25, timeout=900, probe=0.5, log=sys.stderr):
-    """Wait until the machine is quiet (share of CPU busy over `probe` seconds below threshold)
-    before a measurement: pacing precision and TCP both depend on free CPU, and on a 2-core VM
-    another job (a build, a fuzzer) changes results.  Returns the seconds waited."""
-    t_start, said = time.monotonic(), False
+def wait_idle(threshold=0.2, timeout=900, probe=1.0, quiet_probes=2, log=sys.stderr):
+    """Wait until the machine is quiet (share of CPU busy below threshold over `quiet_probes`
+    consecutive `probe`-second intervals) before a measurement: pacing precision and TCP both
+    depend on free CPU, and on a 2-core VM another job (a build, a fuzzer) changes results.
+    Returns the seconds waited (gives up after timeout and measures anyway)."""
+    t_start, said, quiet = time.monotonic(), False, 0
     while True:
         t0 = cpu_times()
         time.sleep(probe)
         busy, _ = cpu_busy_since(t0)
+        quiet = quiet + 1 if busy < threshold else 0
         waited = time.monotonic() - t_start
-        if busy < threshold or waited > timeout:
+        if quiet >= quiet_probes or waited > timeout:
             if said and log:
-                print("run.py: CPU quiet after %.0f s (busy %.0f %%)" % (waited, 100 * busy),
-                      file=log, flush=True)
-            return waited
-        if not said and log:
+                print("run.py: CPU %s after %.0f s (busy %.0f %%)" % (
+                    "quiet" if quiet >= quiet_probes else "still busy, measuring anyway",
+                    waited, 100 * busy), file=log, flush=True)
+            return waited - quiet_probes * probe
+        if not said and busy >= threshold and log:
             print("run.py: CPU %.0f %% busy by other processes, waiting (up to %d s) before "
                   "measuring" % (100 * busy, timeout), file=log, flush=True)
             said = True
