@@ -135,9 +135,13 @@ typedef struct
   /* stream state as the fuzzer drove it */
   gboolean flushing;            /* flush-start without flush-stop yet */
   gboolean paused;
-  gboolean eos_in;              /* EOS accepted, no flush-stop since */
-  gboolean eos_out;             /* ... and it came out */
-  gboolean restarted;           /* STREAM_START accepted after that EOS */
+  /* EOS bookkeeping since the last flush-stop.  A STREAM_START after an
+   * EOS starts a new stream that the element resumes for, even if it was
+   * queued behind the EOS, so only the last of these events counts. */
+  guint n_eos_in;               /* EOS events accepted */
+  guint n_eos_out;              /* EOS events that came out */
+  gboolean eos_last;            /* the last EOS / STREAM_START accepted was
+                                 * an EOS: the pad refuses data */
   gboolean flush_started;       /* a flush-start happened in this input */
   guint syncs;
   guint16 seq;
@@ -248,6 +252,14 @@ out_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 }
 
 /* Invariant B. */
+/* The stream has ended: its last EOS came out and no new stream followed.
+ * Nothing may come out or stay queued then. */
+static gboolean
+stream_ended (Ctx * c)
+{
+  return c->eos_last && c->n_eos_in > 0 && c->n_eos_out == c->n_eos_in;
+}
+
 static void
 pull_buffers (Ctx * c)
 {
@@ -268,8 +280,8 @@ pull_buffers (Ctx * c)
     FUZZ_CHECK (!c->have_out || tag > c->last_out, "buffer %" G_GUINT64_FORMAT
         " came out after buffer %" G_GUINT64_FORMAT " (reordered)", tag,
         c->last_out);
-    FUZZ_CHECK (!c->eos_out, "buffer %" G_GUINT64_FORMAT
-        " came out after EOS", tag);
+    FUZZ_CHECK (!stream_ended (c),
+        "buffer %" G_GUINT64_FORMAT " came out after EOS", tag);
     /* F: downstream got stream-start before the data, and the caps that
      * were current upstream when the data went in */
     if (!avoid_flush_sticky) {
@@ -306,14 +318,9 @@ pull_output (Ctx * c)
   pull_buffers (c);
   while ((ev = gst_harness_try_pull_event (c->h))) {
     TRACE ("out event %s", GST_EVENT_TYPE_NAME (ev));
-    if (GST_EVENT_TYPE (ev) == GST_EVENT_EOS && c->eos_in) {
+    if (GST_EVENT_TYPE (ev) == GST_EVENT_EOS && c->n_eos_out < c->n_eos_in) {
       pull_buffers (c);
-      c->eos_out = TRUE;
-    } else if (c->eos_out && c->restarted &&
-        (GST_EVENT_TYPE (ev) == GST_EVENT_STREAM_START ||
-            GST_EVENT_TYPE (ev) == GST_EVENT_SEGMENT)) {
-      /* the new stream queued behind the EOS goes on */
-      c->eos_in = c->eos_out = c->restarted = FALSE;
+      c->n_eos_out++;
     }
     gst_event_unref (ev);
   }
@@ -351,14 +358,16 @@ crank (Ctx * c, guint timeout_ms)
 static gboolean
 can_progress (Ctx * c)
 {
-  return !c->flushing && !c->paused && !c->eos_out;
+  /* after an EOS came out nothing moves, unless a new stream was
+   * started behind it (its stream-start may still be on its way out) */
+  return !c->flushing && !c->paused && !stream_ended (c);
 }
 
 /* Invariant D. */
 static void
 check_after_eos (Ctx * c, Stats * st)
 {
-  if (c->eos_out && !c->flushing)
+  if (stream_ended (c) && !c->flushing)
     FUZZ_CHECK (st->queued == 0, "EOS came out but %u packets are still "
         "queued (accepted after EOS, never released)", st->queued);
 }
@@ -396,7 +405,7 @@ make_room (Ctx * c, guint n)
 
   /* the pad refuses data (flushing, EOS), or the element does (its EOS
    * came out): nothing blocks */
-  if (c->flushing || (c->eos_in && (!c->restarted || c->eos_out)))
+  if (c->flushing || c->eos_last)
     return TRUE;
   if (n >= MAX_QUEUED_FRAMES)
     return FALSE;
@@ -659,7 +668,7 @@ push_one (Ctx * c, GstBuffer * buf, gboolean valid)
   TRACE ("  -> %s", gst_flow_get_name (ret));
   if (ret == GST_FLOW_OK)
     note_accepted (c, tag, valid);
-  else if (!c->flushing && !c->eos_in)
+  else if (!c->flushing && !c->eos_last)
     FUZZ_CHECK (FALSE, "push returned %s while not flushing and before "
         "EOS", gst_flow_get_name (ret));
   check_accounting (c, &st);
@@ -926,7 +935,8 @@ op_flush (Ctx * c)
   if (stop) {
     gst_harness_push_event (c->h, gst_event_new_flush_stop (!(f & 4)));
     c->flushing = FALSE;
-    c->eos_in = c->eos_out = c->restarted = FALSE;
+    c->n_eos_in = c->n_eos_out = 0;
+    c->eos_last = FALSE;
     pull_output (c);
     /* a new segment, as a seek gives */
     push_segment (c, f & 16);
@@ -1066,25 +1076,26 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
         op_flush (c);
         break;
       case OP_EOS:
-        if (gst_harness_push_event (c->h, gst_event_new_eos ()))
-          c->eos_in = TRUE;
-        TRACE ("eos%s", c->eos_in ? "" : " (refused)");
+      {
+        gboolean ok = gst_harness_push_event (c->h, gst_event_new_eos ());
+
+        if (ok) {
+          c->n_eos_in++;
+          c->eos_last = TRUE;
+        }
+        TRACE ("eos%s", ok ? "" : " (refused)");
+      }
         break;
       case OP_STREAM_START:
         /* clears the pad's EOS: data may follow */
-        if (!avoid_restart_after_eos || !c->eos_in) {
+        if (!avoid_restart_after_eos || !c->eos_last) {
           gchar *id = g_strdup_printf ("fuzz-%u", ops);
 
           gboolean ok = gst_harness_push_event (c->h,
               gst_event_new_stream_start (id));
 
-          if (ok && c->eos_out) {
-            /* the EOS is out and the task stopped: this is a new stream,
-             * the element resumes for it */
-            c->eos_in = c->eos_out = c->restarted = FALSE;
-          } else if (ok && c->eos_in) {
-            c->restarted = TRUE;
-          }
+          if (ok)
+            c->eos_last = FALSE;
           TRACE ("stream-start%s", ok ? "" : " (refused)");
           g_free (id);
         }
