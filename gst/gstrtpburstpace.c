@@ -71,6 +71,9 @@
 #endif
 
 #include <string.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <gst/rtp/gstrtpbuffer.h>
 #include <gst/video/video.h>
 
@@ -101,6 +104,7 @@ GST_DEBUG_CATEGORY_STATIC (rtp_burst_pace_debug);
 #define DEFAULT_MAX_RATE_FACTOR 0.0
 #define DEFAULT_MAX_LATENCY   (100 * GST_MSECOND)
 #define DEFAULT_OVERLOAD      RTP_BURST_OVERLOAD_COMPRESS
+#define DEFAULT_TIMER_SLACK   0
 #define MAX_MAX_RATE          (G_GUINT64_CONSTANT (100000000000))       /* 100 Gbit/s */
 #define MAX_MAX_LATENCY       (10 * GST_SECOND)
 #define MAX_MIN_SLOT_DURATION (GST_SECOND)
@@ -123,6 +127,7 @@ enum
   PROP_MAX_RATE_FACTOR,
   PROP_MAX_LATENCY,
   PROP_OVERLOAD,
+  PROP_TIMER_SLACK,
   PROP_STATS,
 };
 
@@ -193,6 +198,9 @@ struct _GstRtpBurstPace
   gdouble max_rate_factor;
   guint64 max_latency;
   RtpBurstOverload overload;
+  guint64 timer_slack;
+  GThread *slack_thread;        /* the thread timer_slack was applied to */
+  guint64 slack_applied;
 
   /* schedule */
   RtpBurstPeriodEstimator est;
@@ -515,6 +523,24 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
           "When the rate cap cannot be kept within max-latency: compress the "
           "slots or drop whole frames not yet started",
           GST_TYPE_RTP_BURST_PACE_OVERLOAD, DEFAULT_OVERLOAD,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:timer-slack:
+   *
+   * Linux only: the timer slack, in ns, of the thread that waits for the
+   * slots (prctl PR_SET_TIMERSLACK).  Linux lets a normal thread's timer
+   * expire up to 50 µs late by default so that wake-ups can be grouped; a
+   * smaller slack makes slot wake-ups more punctual.  0 (default) leaves
+   * the thread as it is.  The thread comes from GStreamer's task pool, and
+   * keeps the setting when it is reused.
+   */
+  g_object_class_install_property (gobject_class, PROP_TIMER_SLACK,
+      g_param_spec_uint64 ("timer-slack", "Timer slack",
+          "Timer slack in ns of the thread that waits for the slots "
+          "(Linux; 0 = leave unchanged)",
+          0, GST_MSECOND, DEFAULT_TIMER_SLACK,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
 
@@ -1362,6 +1388,22 @@ start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
   return TRUE;
 }
 
+/* Applies the timer-slack property to the calling (task) thread. */
+static void
+apply_timer_slack_locked (GstRtpBurstPace * self)
+{
+#ifdef PR_SET_TIMERSLACK
+  if (self->timer_slack == 0 || (self->slack_thread == g_thread_self () &&
+          self->slack_applied == self->timer_slack))
+    return;
+  if (prctl (PR_SET_TIMERSLACK, (unsigned long) self->timer_slack, 0, 0,
+          0) != 0)
+    GST_WARNING_OBJECT (self, "could not set the timer slack");
+  self->slack_thread = g_thread_self ();
+  self->slack_applied = self->timer_slack;
+#endif
+}
+
 static void
 gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
 {
@@ -1371,6 +1413,7 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
   Item *item;
 
   LOCK (self);
+  apply_timer_slack_locked (self);
 again:
   if (self->srcresult != GST_FLOW_OK)
     goto out_flushing;
@@ -1766,6 +1809,9 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
     case PROP_OVERLOAD:
       self->overload = g_value_get_enum (value);
       break;
+    case PROP_TIMER_SLACK:
+      self->timer_slack = g_value_get_uint64 (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1817,6 +1863,9 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
       break;
     case PROP_OVERLOAD:
       g_value_set_enum (value, self->overload);
+      break;
+    case PROP_TIMER_SLACK:
+      g_value_set_uint64 (value, self->timer_slack);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, create_stats_locked (self));

@@ -30,6 +30,9 @@
 #include <gst/check/gsttestclock.h>
 #include <gst/rtp/gstrtpbuffer.h>
 #include <gst/video/video.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #define MS (G_GUINT64_CONSTANT (1000000))
 #define PERIOD (40 * MS)
@@ -954,6 +957,32 @@ GST_START_TEST (test_max_rate_latency_and_factor)
 
 GST_END_TEST;
 
+#ifdef PR_GET_TIMERSLACK
+static GstPadProbeReturn
+record_timer_slack (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  /* runs in the element's streaming thread */
+  *(gint *) user_data = prctl (PR_GET_TIMERSLACK, 0, 0, 0, 0);
+  return GST_PAD_PROBE_OK;
+}
+
+GST_START_TEST (test_timer_slack)
+{
+  Fixture f;
+  gint slack = -1;
+
+  fixture_init (&f, CAPS_25, "timer-slack", G_GUINT64_CONSTANT (1000), NULL);
+  gst_pad_add_probe (f.h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
+      record_timer_slack, &slack, NULL);
+  push_frame (&f, 0, 2, 1000);
+  crank_frame (&f, 0, 18 * MS, 2, 1);
+  fail_unless_equals_int (slack, 1000);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+#endif
+
 GST_START_TEST (test_latency_query)
 {
   Fixture f;
@@ -1312,6 +1341,9 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_max_latency_compresses);
   tcase_add_test (tc, test_overload_drop);
   tcase_add_test (tc, test_max_rate_latency_and_factor);
+#ifdef PR_GET_TIMERSLACK
+  tcase_add_test (tc, test_timer_slack);
+#endif
   tcase_add_test (tc, test_latency_query);
   tcase_add_test (tc, test_flush_mid_frame);
   tcase_add_test (tc, test_flush_keeps_caps);
