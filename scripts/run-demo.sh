@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
-# Sets up (Debian 12), builds and runs the demo: a live 6 Mbit/s stream on
-# loopback without and with rtpburstpace, measured at the receiver.
+# Sets up (Debian 12), builds and runs the demo:
+#  1. a live 6 Mbit/s stream on loopback without and with rtpburstpace,
+#     measured at the receiver (how the packets of each frame arrive);
+#  2. as root, where network namespaces work: the same stream against a real
+#     TCP flow (iperf3) through a 10 Mbit/s bottleneck with a 13-packet
+#     drop-tail queue, bursty vs rtpburstpace vs a sender token bucket, as a
+#     table (tests/testbed/demo_table.py; about 4 minutes; skipped otherwise).
+# Arguments go to examples/demo.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export GST_PLUGIN_PATH="$PWD/build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
-exec /usr/bin/python3 examples/demo.py "$@"
+/usr/bin/python3 examples/demo.py "$@"
+echo
+status=0
+/usr/bin/python3 tests/testbed/demo_table.py --plugin-path "$PWD/build/gst" --quiet || status=$?
+# 77: the machine cannot run the testbed (the reason was printed)
+[ "$status" -eq 0 ] || [ "$status" -eq 77 ] || exit "$status"

@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+"""Integration test: rtpburstpace on the namespace testbed, real Linux TCP beside it.
+
+6 Mbit/s CBR raw video (30 x 1000 B payloads per 40 ms frame) into a 10 Mbit/s bottleneck with
+a 13-packet drop-tail queue (tests/testbed/run.py).  Asserts:
+  1. without the element and without TCP most bursts overflow the queue: RTP loss > 20 %;
+  2. with the element and without TCP nothing is lost: 0 %;
+  3. against one cubic iperf3 flow the element cuts RTP loss at least five-fold,
+  4. while TCP keeps most of the rest of the link: >= 3 Mbit/s of the ~3.7 the video leaves.
+Four runs (6 s without TCP, 10 s with, after 2 s of TCP warm-up), about 45 s; before each run it
+waits up to 30 s for a quiet CPU.
+
+Exit codes (meson's convention): 0 pass, 1 fail, 77 skipped (not root, no network namespaces,
+no iperf3 / PyGObject).  The plugin is taken from the first directory of GST_PLUGIN_PATH (meson
+sets it to the build's gst/ directory), else from ../../build/gst relative to this file; a
+missing plugin is a failure, not a skip.
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import run  # noqa: E402
+
+SKIP = 77
+
+
+def plugin_dir():
+    env = os.environ.get("GST_PLUGIN_PATH", "").split(os.pathsep)[0]
+    return env or os.path.normpath(os.path.join(HERE, "..", "..", "build", "gst"))
+
+
+def point(mode, tcp, duration, plugin):
+    a = run.parse_args(["--mode", mode, "--tcp", str(tcp), "--duration", str(duration),
+                        "--warmup", "2", "--plugin-path", plugin, "--wait-idle", "30",
+                        "--label", "integration", "--quiet"])
+    row = run.run(a)
+    print("  %-6s tcp=%d: status=%s rtp_loss=%s tcp_mbps=%s cpu_busy=%s" % (
+        mode, tcp, row.get("status"), row.get("rtp_loss"), row.get("tcp_mbps"),
+        row.get("cpu_busy")), flush=True)
+    if row.get("status") != "ok":
+        raise AssertionError("%s tcp=%d did not run: %s" % (mode, tcp, row.get("status")))
+    return row
+
+
+def main():
+    plugin = plugin_dir()
+    why = run.testbed_unavailable()
+    if why:
+        print("SKIP: testbed integration test: %s" % why)
+        return SKIP
+    if not os.path.exists(os.path.join(plugin, "libgstrtpburstpace.so")):
+        print("FAIL: no libgstrtpburstpace.so in %s (set GST_PLUGIN_PATH to the build's gst/)"
+              % plugin)
+        return 1
+    print("testbed integration test, plugin from %s" % plugin, flush=True)
+    failures = []
+
+    def check(ok, text):
+        print("%s  %s" % ("PASS" if ok else "FAIL", text), flush=True)
+        if not ok:
+            failures.append(text)
+
+    try:
+        b0 = point("bursty", 0, 6, plugin)
+        p0 = point("paced", 0, 6, plugin)
+        b1 = point("bursty", 1, 10, plugin)
+        p1 = point("paced", 1, 10, plugin)
+    except AssertionError as e:
+        print("FAIL: %s" % e)
+        return 1
+    except (KeyboardInterrupt, run.Interrupted):
+        print("FAIL: interrupted (testbed removed)")
+        return 1
+    bl0, pl0 = float(b0["rtp_loss"]), float(p0["rtp_loss"])
+    bl1, pl1, ptcp = float(b1["rtp_loss"]), float(p1["rtp_loss"]), float(p1["tcp_mbps"])
+    check(bl0 > 0.20, "bursty, no TCP: most bursts overflow the 13-packet queue "
+          "(loss %.1f %% > 20 %%)" % (100 * bl0))
+    check(pl0 == 0, "rtpburstpace, no TCP: nothing lost (loss %.2f %%; element stats: %s)"
+          % (100 * pl0, p0.get("element_stats", "")[:400] if pl0 else "-"))
+    check(pl1 * 5 <= bl1, "one TCP flow: the element cuts RTP loss at least five-fold "
+          "(%.1f %% vs %.1f %% bursty)" % (100 * pl1, 100 * bl1))
+    check(ptcp >= 3.0, "one TCP flow: TCP keeps most of the rest of the link "
+          "(%.2f Mbit/s >= 3)" % ptcp)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
