@@ -669,6 +669,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->max_rate_factor = DEFAULT_MAX_RATE_FACTOR;
   self->max_latency = DEFAULT_MAX_LATENCY;
   self->overload = DEFAULT_OVERLOAD;
+  self->timer_slack = DEFAULT_TIMER_SLACK;
   rtp_burst_rate_meter_init (&self->rate_meter);
   rtp_burst_wakeup_tracker_init (&self->wakeups);
   self->rand = g_rand_new ();

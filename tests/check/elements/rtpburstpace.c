@@ -1224,6 +1224,27 @@ GST_START_TEST (test_property_ranges)
   fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->default_value, 0.01);
   ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "stats");
   fail_if (ps->flags & G_PARAM_WRITABLE);
+
+  /* every property starts at its documented default */
+  {
+    GParamSpec **props;
+    guint i, n;
+
+    props = g_object_class_list_properties (G_OBJECT_GET_CLASS (e), &n);
+    for (i = 0; i < n; i++) {
+      GValue v = G_VALUE_INIT;
+
+      if (!(props[i]->flags & G_PARAM_WRITABLE) ||
+          props[i]->owner_type != G_OBJECT_TYPE (e))
+        continue;
+      g_value_init (&v, props[i]->value_type);
+      g_object_get_property (G_OBJECT (e), props[i]->name, &v);
+      fail_unless (g_param_value_defaults (props[i], &v),
+          "%s does not start at its default", props[i]->name);
+      g_value_unset (&v);
+    }
+    g_free (props);
+  }
   gst_object_unref (e);
 }
 
