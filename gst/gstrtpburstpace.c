@@ -1254,22 +1254,36 @@ wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
   return ret;
 }
 
-static void
+/* Takes the next @n packets of @frame for one push and counts them as
+ * released.  Returns their size in bytes. */
+static gsize
 pop_packets_locked (GstRtpBurstPace * self, Item * frame, guint n,
     GstBuffer ** single, GstBufferList ** list)
 {
+  gsize size = 0;
   guint i;
 
   *single = NULL;
   *list = NULL;
   if (n == 1) {
     *single = g_queue_pop_head (&frame->packets);
+    size = gst_buffer_get_size (*single);
   } else {
     *list = gst_buffer_list_new_sized (n);
-    for (i = 0; i < n; i++)
-      gst_buffer_list_add (*list, g_queue_pop_head (&frame->packets));
+    for (i = 0; i < n; i++) {
+      GstBuffer *buf = g_queue_pop_head (&frame->packets);
+
+      size += gst_buffer_get_size (buf);
+      gst_buffer_list_add (*list, buf);
+    }
   }
   self->n_queued_packets -= n;
+  self->num_slots++;
+  /* counted before the push, so that the stats are complete when the
+   * packets arrive downstream */
+  self->num_packets += n;
+  self->num_bytes += size;
+  return size;
 }
 
 /* Removes the frame at the head once all its packets have left. */
@@ -1413,6 +1427,8 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
   GstFlowReturn ret;
   GstBuffer *single;
   GstBufferList *list;
+  guint n_out;
+  gsize size;
   Item *item;
 
   LOCK (self);
@@ -1502,8 +1518,7 @@ again:
         TASK_WAIT (self);
       goto again;
     }
-    pop_packets_locked (self, item, n, &single, &list);
-    self->num_slots++;
+    n_out = n;
   } else {
     GstClockReturn cret;
     GstClockTimeDiff lateness = 0;
@@ -1530,32 +1545,21 @@ again:
       self->max_lateness = lateness;
 
     item->have_slot = FALSE;
-    pop_packets_locked (self, item, item->slot_packets, &single, &list);
-    self->num_slots++;
+    n_out = item->slot_packets;
   }
+  size = pop_packets_locked (self, item, n_out, &single, &list);
   if (item->closed && g_queue_is_empty (&item->packets))
     finish_frame_locked (self, item);
+  UNLOCK (self);
 
-  {
-    guint n = single ? 1 : gst_buffer_list_length (list);
-    gsize size = single ? gst_buffer_get_size (single) :
-        gst_buffer_list_calculate_size (list);
-
-    /* counted before the push, so that the stats are complete when the
-     * packets arrive downstream */
-    self->num_packets += n;
-    self->num_bytes += size;
-    UNLOCK (self);
-
-    ret = single ? gst_pad_push (self->srcpad, single) :
-        gst_pad_push_list (self->srcpad, list);
-    LOCK (self);
-    if (ret == GST_FLOW_FLUSHING) {
-      /* refused by a flush (ours or downstream's): discarded, and counted */
-      self->num_packets -= n;
-      self->num_bytes -= size;
-      self->num_flushed += n;
-    }
+  ret = single ? gst_pad_push (self->srcpad, single) :
+      gst_pad_push_list (self->srcpad, list);
+  LOCK (self);
+  if (ret == GST_FLOW_FLUSHING) {
+    /* refused by a flush (ours or downstream's): discarded, and counted */
+    self->num_packets -= n_out;
+    self->num_bytes -= size;
+    self->num_flushed += n_out;
   }
   if (self->srcresult != GST_FLOW_OK)
     goto out_flushing;
