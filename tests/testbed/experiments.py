@@ -119,15 +119,6 @@ def read_rows(path):
         return list(csv.DictReader(f))
 
 
-def append_row(path, row):
-    new = not os.path.exists(path) or os.path.getsize(path) == 0
-    with open(path, "a", newline="") as f:
-        w = csv.DictWriter(f, COLUMNS, extrasaction="ignore")
-        if new:
-            w.writeheader()
-        w.writerow(row)
-
-
 def run_fig(name, a):
     """Run the points of figure `name` not yet in its CSV; returns the seconds it took."""
     path = os.path.join(a.out, name + ".csv")
@@ -150,7 +141,7 @@ def run_fig(name, a):
         except Exception as e:  # one failed point must not lose the sweep
             row = {"status": "error: %s" % str(e).replace("\n", " ")[:300]}
         row.update(fig=name, series=series, x=x, point=key)
-        append_row(path, row)
+        run.append_csv(path, row, COLUMNS)
         print("[%s %d/%d %.0fs] %s x=%s %s: %s loss=%s tcp=%s" % (
             name, i + 1, len(todo), time.monotonic() - t1, series, x, args[1], row.get("status"),
             row.get("rtp_loss"), row.get("tcp_mbps")), file=sys.stderr, flush=True)

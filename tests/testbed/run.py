@@ -392,10 +392,10 @@ COLUMNS = ["time", "label", "status", "mode", "codec", "rate_mbps", "width", "he
            "waited_idle_s", "element_stats"]
 
 
-def append_csv(path, row):
+def append_csv(path, row, columns=COLUMNS):
     new = not os.path.exists(path) or os.path.getsize(path) == 0
     with open(path, "a", newline="") as f:
-        w = csv.DictWriter(f, COLUMNS, extrasaction="ignore")
+        w = csv.DictWriter(f, columns, extrasaction="ignore")
         if new:
             w.writeheader()
         w.writerow(row)
