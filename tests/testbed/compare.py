@@ -28,13 +28,19 @@ HEADER = {"rtp_loss": "RTP loss", "rtp_goodput_mbps": "RTP goodput Mbit/s",
 MODE_NAME = {"bursty": "bursty (no element)", "paced": "rtpburstpace", "tbf": "bursty + tbf 1.1x"}
 
 
-def run_cases(cases, reps, duration, runargs, csv_path=None, log=sys.stderr):
-    """Run every case `reps` times (interleaved); {case: [row, ...]}."""
+def run_cases(cases, reps, duration, runargs, csv_path=None, log=sys.stderr, case_args=None,
+              keep=None):
+    """Run every case `reps` times (interleaved); {case: [row, ...]}.  A case is (mode, tcp);
+    case_args, if given, maps the mode to the run.py arguments that make it (default: --mode
+    mode); keep, if given, is a directory for the raw logs of the first repetition."""
     rows = {c: [] for c in cases}
     for rep in range(reps):
         for mode, tcp in cases:
-            args = run.parse_args(["--mode", mode, "--tcp", str(tcp), "--duration",
-                                   str(duration), "--label", "compare-rep%d" % rep] + runargs)
+            extra = (case_args or {}).get(mode, ["--mode", mode])
+            if keep and rep == 0:
+                extra = extra + ["--keep", os.path.join(keep, "%s-tcp%d" % (mode, tcp))]
+            args = run.parse_args(extra + ["--tcp", str(tcp), "--duration", str(duration),
+                                           "--label", "compare-rep%d" % rep] + runargs)
             row = run.run(args)
             if csv_path:
                 run.append_csv(csv_path, row)
@@ -51,20 +57,20 @@ def median(rows, case, key):
     return statistics.median(v) if v else None
 
 
-def table(rows, cases, nice=False):
+def table(rows, cases, nice=False, show=SHOW, header=HEADER, mode_name=MODE_NAME):
     """Markdown table of the medians."""
-    head = [HEADER[k] for k in SHOW] if nice else SHOW
+    head = [header[k] for k in show] if nice else show
     out = ["| mode | TCP flows | runs | " + " | ".join(head) + " |",
-           "|---|---|---|" + "---|" * len(SHOW)]
+           "|---|---|---|" + "---|" * len(show)]
     for case in cases:
         ok = [r for r in rows[case] if r.get("status") == "ok"]
         cells = []
-        for k in SHOW:
+        for k in show:
             m = median(rows, case, k)
             cells.append("—" if m is None else ("%.1f %%" % (100 * m) if "loss" in k
                                                  else "%.3g" % m))
         status = str(len(ok)) if ok else rows[case][0].get("status", "?")
-        out.append("| %s | %d | %s | %s |" % (MODE_NAME[case[0]] if nice else case[0], case[1],
+        out.append("| %s | %d | %s | %s |" % (mode_name[case[0]] if nice else case[0], case[1],
                                                status, " | ".join(cells)))
     return "\n".join(out)
 

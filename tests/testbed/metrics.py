@@ -102,6 +102,10 @@ def stream_metrics(snd, rcv, deadlines_ms=(40, 100)):
         "frame_incomplete": int((np.bincount(fid, weights=~got, minlength=nframes) > 0).sum()),
         "frame_none": int((np.bincount(fid, weights=got, minlength=nframes) == 0).sum()),
     }
+    # delay of each complete frame: its last packet's arrival - the frame's ready time
+    complete = np.bincount(fid, weights=~got, minlength=nframes) == 0
+    last = np.maximum.reduceat(np.where(got, arrival, -1), np.flatnonzero(fstart))
+    m["frame_delay_ns"] = (last - fready[np.flatnonzero(fstart)])[complete]
     for dl in deadlines_ms:
         late = ~got | (arrival > fready + dl * 1_000_000)
         m["late%d" % dl] = int(late.sum())
@@ -123,6 +127,7 @@ def run_metrics(send_log, recv_log, base_port=5000, fps=25, deadlines_ms=(40, 10
     dur = max(p["frames"] for p in per) / fps
     owd = np.concatenate([p["owd_ns"] for p in per]) / 1e6
     jit = np.concatenate([p["jitter_s"] for p in per]) * 1e3
+    fdel = np.concatenate([p["frame_delay_ns"] for p in per]) / 1e6
     pct = lambda a, q: round(float(np.percentile(a, q)), 3) if len(a) else ""  # noqa: E731
     out = {
         "rtp_sent": sent,
@@ -139,6 +144,9 @@ def run_metrics(send_log, recv_log, base_port=5000, fps=25, deadlines_ms=(40, 10
         "frames": frames,
         "frame_loss": round(tot("frame_incomplete") / frames, 5),
         "frame_loss_whole": round(tot("frame_none") / frames, 5),
+        "frame_delay_p50_ms": pct(fdel, 50),
+        "frame_delay_p99_ms": pct(fdel, 99),
+        "frame_delay_max_ms": round(float(fdel.max()), 3) if len(fdel) else "",
     }
     for dl in deadlines_ms:
         out["loss_dl%d" % dl] = round(tot("late%d" % dl) / sent, 5)

@@ -3,7 +3,12 @@
 
 Builds one pipeline with --streams branches (port, port+1, ...), each
     video source ! payloader ! [rtpburstpace] ! udpsink sync=false
-and logs every RTP packet twice with CLOCK_MONOTONIC: when the payloader pushes it ("ready") and
+The H.264 source is either videotestsrc (--source testsrc: a test pattern, small frames and
+small keyframes) or --source pan: a camera pan over a detailed, natural-looking texture with a
+moving patch of fresh detail (appsrc, generated with numpy), which x264enc turns into VBR video
+with keyframes several times larger than the other frames (at 4 Mbit/s, keyframe every 25
+frames, 640x360: keyframes of 65-90 x 1200 B, other frames ~17 x 1200 B).
+Logs every RTP packet twice with CLOCK_MONOTONIC: when the payloader pushes it ("ready") and
 when it reaches udpsink's sink pad ("sent").  Prints "ready" once the pipeline is built, starts
 on a line on stdin (or at once with --now), runs --duration seconds, then writes the log as CSV
 (stream,seq,ts,marker,size,ready_ns,send_ns) and, for paced streams, the element's "stats".
@@ -15,9 +20,48 @@ import sys
 import time
 
 import gi
+import numpy as np
 
 gi.require_version("Gst", "1.0")
 from gi.repository import GLib, Gst  # noqa: E402
+
+
+class PanSource:
+    """Frames of a camera pan over a fixed texture (sum of 6 octaves of block noise, roughly
+    1/f like natural images), 5 px per frame sideways and a slow vertical sway, with a patch of
+    30 % x 30 % of the picture that moves around and carries fresh noise in every frame.  The
+    pan is predictable from the previous frame (small P-frames); a keyframe must code the whole
+    texture.  Pushed into `appsrc name=gen<k>` with timestamps n / fps; a clocksync after the
+    appsrc releases each frame at its time.  Deterministic for a given seed."""
+
+    def __init__(self, appsrc, width, height, fps, seed, pan=5, patch=0.3, octaves=6):
+        self.src, self.w, self.h, self.fps, self.pan, self.n = appsrc, width, height, fps, pan, 0
+        self.rng = np.random.default_rng(seed)
+        tw, th = width * 3, height * 2
+        tex = np.zeros((th, tw))
+        for o in range(octaves):
+            s = 2 ** o
+            noise = self.rng.standard_normal((th // s + 2, tw // s + 2))
+            tex += np.kron(noise, np.ones((s, s)))[:th, :tw] * s ** 0.7
+        self.tex = ((tex - tex.min()) / (tex.max() - tex.min()) * 235 + 10).astype(np.uint8)
+        self.pw, self.ph = int(width * patch), int(height * patch)
+        self.chroma = np.full(width * height // 2, 128, np.uint8).tobytes()
+        appsrc.connect("need-data", self.need_data)
+
+    def need_data(self, src, _length):
+        n, w, h = self.n, self.w, self.h
+        x = (n * self.pan) % (self.tex.shape[1] - w)
+        y = int((self.tex.shape[0] - h) / 2 * (1 + 0.5 * np.sin(n / 40)))
+        f = self.tex[y:y + h, x:x + w].copy()
+        px = int((w - self.pw) * (0.5 + 0.5 * np.sin(n / 15)))
+        py = int((h - self.ph) * (0.5 + 0.5 * np.cos(n / 23)))
+        f[py:py + self.ph, px:px + self.pw] = self.rng.integers(10, 245, (self.ph, self.pw),
+                                                                dtype=np.uint8)
+        buf = Gst.Buffer.new_wrapped(f.tobytes() + self.chroma)
+        buf.pts = n * Gst.SECOND // self.fps
+        buf.duration = Gst.SECOND // self.fps
+        self.n += 1
+        src.emit("push-buffer", buf)
 
 
 def branch(k, a):
@@ -26,11 +70,17 @@ def branch(k, a):
         src = ("videotestsrc is-live=true ! video/x-raw,format=UYVY,width=%d,height=%d,"
                "framerate=%d/1 ! rtpvrawpay name=pay%d mtu=%d" % (a.width, a.height, a.fps, k, a.mtu))
     else:
-        src = ("videotestsrc is-live=true pattern=%s horizontal-speed=%d ! "
-               "video/x-raw,width=%d,height=%d,framerate=%d/1 ! "
-               "x264enc tune=zerolatency speed-preset=ultrafast bitrate=%d key-int-max=%d ! "
-               "rtph264pay name=pay%d mtu=%d config-interval=-1"
-               % (a.pattern, a.speed, a.width, a.height, a.fps, a.kbps, a.keyint, k, a.mtu))
+        if a.source == "pan":
+            src = ("appsrc name=gen%d is-live=true format=time max-buffers=2 block=false "
+                   "caps=video/x-raw,format=I420,width=%d,height=%d,framerate=%d/1 ! clocksync"
+                   % (k, a.width, a.height, a.fps))
+        else:
+            src = ("videotestsrc is-live=true pattern=%s horizontal-speed=%d ! "
+                   "video/x-raw,width=%d,height=%d,framerate=%d/1"
+                   % (a.pattern, a.speed, a.width, a.height, a.fps))
+        src += (" ! x264enc tune=zerolatency speed-preset=ultrafast bitrate=%d key-int-max=%d ! "
+                "rtph264pay name=pay%d mtu=%d config-interval=-1"
+                % (a.kbps, a.keyint, k, a.mtu))
     pace = ""
     if a.mode == "paced":
         pace = (" ! rtpburstpace name=pace%d burst-size=%d duty=%g slot-jitter=%g seed=%d"
@@ -73,6 +123,8 @@ def main():
     ap.add_argument("--mtu", type=int, default=1028, help="payloader mtu (RTP packet size)")
     ap.add_argument("--kbps", type=int, default=2000, help="x264enc bitrate")
     ap.add_argument("--keyint", type=int, default=50, help="x264enc key-int-max")
+    ap.add_argument("--source", choices=["testsrc", "pan"], default="testsrc",
+                    help="h264 source: videotestsrc, or the PanSource texture pan")
     ap.add_argument("--pattern", default="smpte")
     ap.add_argument("--speed", type=int, default=2, help="videotestsrc horizontal-speed (h264)")
     ap.add_argument("--burst-size", type=int, default=1)
@@ -92,6 +144,9 @@ def main():
     print("pipeline:", desc, file=sys.stderr)
     pipeline = Gst.parse_launch(desc)
     ready, sent = [], []
+    # (kept referenced for the pipeline's lifetime: need-data calls into them)
+    gens = [PanSource(pipeline.get_by_name("gen%d" % k), a.width, a.height, a.fps, a.seed + k)
+            for k in range(a.streams) if a.codec == "h264" and a.source == "pan"]
     for k in range(a.streams):
         add_probe(pipeline.get_by_name("pay%d" % k).get_static_pad("src"), k, ready)
         add_probe(pipeline.get_by_name("sink%d" % k).get_static_pad("sink"), k, sent)

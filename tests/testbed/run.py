@@ -196,6 +196,9 @@ def parse_args(argv=None):
                    help="payloader mtu = RTP packet size (default 1012: 1000 B payloads, so "
                         "6 Mbit/s is 30 x 1000 B per 40 ms frame as in the papers)")
     g.add_argument("--keyint", type=int, default=50, help="h264 key-int-max")
+    g.add_argument("--source", choices=["testsrc", "pan"], default="testsrc",
+                   help="h264 source (rtpsend.py): videotestsrc, or a camera pan over a detailed "
+                        "texture (VBR with large keyframes)")
     g.add_argument("--streams", type=int, default=1, help="video streams (ports 5000...)")
     g.add_argument("--burst-size", type=int, default=1)
     g.add_argument("--duty", type=float, default=0.9)
@@ -243,7 +246,10 @@ def parse_args(argv=None):
 def run(a):
     """One experiment point; returns the CSV row (dict)."""
     row = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "label": a.label, "mode": a.mode,
-           "codec": a.codec, "rate_mbps": a.rate, "width": a.width, "height": a.height,
+           "codec": a.codec,
+           "source": a.source if a.codec == "h264" else "",
+           "keyint": a.keyint if a.codec == "h264" else "",
+           "rate_mbps": a.rate, "width": a.width, "height": a.height,
            "mtu": a.mtu, "streams": a.streams, "tcp_flows": a.tcp, "cc": a.cc,
            "bottleneck_mbps": a.bottleneck, "queue": a.queue, "aqm": a.aqm, "delay_ms": a.delay,
            "duration_s": a.duration, "burst_size": a.burst_size if a.mode == "paced" else "",
@@ -311,6 +317,7 @@ def run(a):
                 "--mode", "paced" if a.mode == "paced" else "bursty",
                 "--width", str(a.width), "--height", str(a.height), "--fps", str(a.fps),
                 "--mtu", str(a.mtu), "--kbps", str(int(a.rate * 1000)), "--keyint", str(a.keyint),
+                "--source", a.source,
                 "--burst-size", str(a.burst_size), "--duty", str(a.duty),
                 "--slot-jitter", str(a.slot_jitter), "--seed", str(a.seed),
                 "--duration", str(a.duration)]
@@ -380,20 +387,27 @@ def run(a):
         shutil.rmtree(work, ignore_errors=True)
 
 
-COLUMNS = ["time", "label", "status", "mode", "codec", "rate_mbps", "width", "height", "mtu",
-           "streams", "tcp_flows", "cc", "bottleneck_mbps", "queue", "aqm", "delay_ms",
+COLUMNS = ["time", "label", "status", "mode", "codec", "source", "keyint", "rate_mbps", "width",
+           "height", "mtu", "streams", "tcp_flows", "cc", "bottleneck_mbps", "queue", "aqm",
+           "delay_ms",
            "duration_s", "burst_size", "duty", "slot_jitter", "tbf_factor", "stream_wire_mbps",
            "rtp_sent", "rtp_received", "rtp_loss", "rtp_loss_sent", "rtp_throughput_mbps",
            "rtp_goodput_mbps", "jitter_ms", "owd_p50_ms", "owd_p99_ms", "owd_max_ms",
            "owd_std_ms",
            "loss_dl40", "loss_dl100", "frames", "frame_loss", "frame_loss_whole",
-           "frame_loss_dl40", "frame_loss_dl100", "tcp_mbps", "tcp_sent_mbps", "tcp_retrans",
+           "frame_loss_dl40", "frame_loss_dl100", "frame_delay_p50_ms", "frame_delay_p99_ms",
+           "frame_delay_max_ms", "tcp_mbps", "tcp_sent_mbps", "tcp_retrans",
            "bottleneck_drops", "sv_qdisc_drops", "st_qdisc_drops", "cpu_busy", "cpu_steal",
            "waited_idle_s", "element_stats"]
 
 
 def append_csv(path, row, columns=COLUMNS):
+    """Append row to the CSV at path; a file that exists keeps its own header (columns it
+    lacks are left out of the row)."""
     new = not os.path.exists(path) or os.path.getsize(path) == 0
+    if not new:
+        with open(path, newline="") as f:
+            columns = next(csv.reader(f), None) or columns
     with open(path, "a", newline="") as f:
         w = csv.DictWriter(f, columns, extrasaction="ignore")
         if new:

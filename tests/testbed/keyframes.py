@@ -1,0 +1,199 @@
+#!/usr/bin/python3
+"""Keyframes against a small drop-tail queue: equation (2) alone, with a peak-rate cap, and a
+sender-side token bucket.
+
+The stream is VBR H.264 (rtpsend.py --source pan: a camera pan over a detailed texture through
+x264enc tune=zerolatency, 640x360, 25 fps, 4 Mbit/s, a keyframe every 25 frames, rtph264pay
+mtu 1200): keyframes of 65-90 x 1200 B, other frames ~17 x 1200 B.  It crosses a 10 Mbit/s
+bottleneck with a 13-packet drop-tail queue, without and with one cubic iperf3 flow, sent
+  bursty   rtph264pay straight into udpsink
+  eq2      through rtpburstpace (b = 1, duty 0.9): each frame over 0.9 x 40 ms; a keyframe of
+           80 packets then leaves at ~22 Mbit/s
+  cap      the same with max-rate=9000000 (9 Mbit/s of RTP packets, ~9.3 Mbit/s on the wire,
+           below the 10 Mbit/s link; max-latency 100 ms, overload=compress: the defaults)
+  auto     the same with max-rate-factor=2.25 (cap = 2.25 x the mean rate of the last 64 frames)
+  tbf      bursty through tc tbf at 1.25 x the stream's rate on the sender's egress
+Default: 3 repetitions of 15 s per case, interleaved (about 10 minutes).  Prints the medians as a
+Markdown table and issue 6's criterion (cap without TCP: no loss, and p99 frame delay <= 0.7 x
+that of tbf in the same run); --out DIR writes keyframes.csv and keyframes.png (frame-delay
+CDF, arrivals around one keyframe, loss) there.  Frame delay = arrival of a complete
+frame's last packet - when the payloader pushed its first packet (metrics.py).
+  sudo /usr/bin/python3 tests/testbed/keyframes.py --out docs/results
+  sudo /usr/bin/python3 tests/testbed/keyframes.py --quick --out /tmp/kf
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import compare  # noqa: E402
+import metrics  # noqa: E402
+import run  # noqa: E402
+
+STREAM = ["--codec", "h264", "--source", "pan", "--keyint", "25", "--rate", "4",
+          "--mtu", "1200"]
+CASE_ARGS = {
+    "bursty": ["--mode", "bursty"],
+    "eq2": ["--mode", "paced"],
+    "cap": ["--mode", "paced", "--element-prop", "max-rate=9000000"],
+    "auto": ["--mode", "paced", "--element-prop", "max-rate-factor=2.25"],
+    "tbf": ["--mode", "tbf", "--tbf-factor", "1.25"],
+}
+MODES = ["bursty", "eq2", "cap", "auto", "tbf"]
+NAME = {"bursty": "bursty (no element)", "eq2": "rtpburstpace, eq. (2) only",
+        "cap": "rtpburstpace, max-rate 9 Mbit/s", "auto": "rtpburstpace, max-rate-factor 2.25",
+        "tbf": "bursty + tbf 1.25x"}
+SHOW = ["rtp_loss", "frame_loss", "frame_delay_p50_ms", "frame_delay_p99_ms", "tcp_mbps",
+        "spread_frames", "compressed_frames", "max_backlog_ms"]
+HEADER = {"rtp_loss": "RTP loss", "frame_loss": "frames damaged",
+          "frame_delay_p50_ms": "frame delay p50 ms", "frame_delay_p99_ms": "frame delay p99 ms",
+          "tcp_mbps": "TCP Mbit/s", "spread_frames": "frames spread by the cap",
+          "compressed_frames": "frames compressed", "max_backlog_ms": "largest backlog ms"}
+COLORS = {"bursty": "tab:red", "eq2": "tab:orange", "cap": "tab:blue", "auto": "tab:cyan",
+          "tbf": "tab:gray"}
+
+
+def add_element_stats(row):
+    """Copy the element's spread/compressed/backlog counters out of the stats string."""
+    text = row.get("element_stats") or ""
+    for field, key, scale in (("spread-frames", "spread_frames", 1),
+                              ("compressed-frames", "compressed_frames", 1),
+                              ("max-backlog", "max_backlog_ms", 1e-6)):
+        m = re.search(r"%s=\(guint64\)(\d+)" % field, text)
+        row[key] = round(int(m.group(1)) * scale, 3) if m else ""
+
+
+def criterion(rows):
+    """(text, passed) for issue 6's criterion, or None if a case did not run."""
+    loss = compare.median(rows, ("cap", 0), "rtp_loss")
+    cap99 = compare.median(rows, ("cap", 0), "frame_delay_p99_ms")
+    tbf99 = compare.median(rows, ("tbf", 0), "frame_delay_p99_ms")
+    if None in (loss, cap99, tbf99):
+        return None
+    return ("cap without TCP: RTP loss %.2f %% (must be 0), p99 frame delay %.1f ms = %.2f x "
+            "tbf's %.1f ms (must be <= 0.7)" % (100 * loss, cap99, cap99 / tbf99, tbf99),
+            loss == 0 and cap99 <= 0.7 * tbf99)
+
+
+def arrival_pattern(keep, mode, tcp=0):
+    """(t_ms, cumulative packets) arriving at the receiver around the 3rd keyframe of a kept
+    run, t relative to when the payloader pushed the keyframe (both logs use CLOCK_MONOTONIC).
+    Arrivals, not the sender's log: a tbf shaper acts after the sender's last probe."""
+    np = metrics.np
+    d = os.path.join(keep, "%s-tcp%d" % (mode, tcp))
+    if not os.path.exists(os.path.join(d, "recv.csv")):
+        return None
+    s, r = metrics.read_csv(os.path.join(d, "send.csv")), metrics.read_csv(
+        os.path.join(d, "recv.csv"))
+    start = np.flatnonzero(np.concatenate(([True], np.diff(s["ts"]) != 0)))
+    sizes = np.diff(np.append(start, len(s["ts"])))
+    big = start[sizes > 2 * np.median(sizes)]
+    if len(big) < 3:
+        return None
+    t0 = s["ready_ns"][big[2]]
+    t = np.sort(r["arrival_ns"][(r["arrival_ns"] >= t0 - 40e6) & (r["arrival_ns"] <= t0 + 200e6)])
+    return (t - t0) / 1e6, np.arange(1, len(t) + 1)
+
+
+def frame_delays(keep, mode, tcp=0):
+    d = os.path.join(keep, "%s-tcp%d" % (mode, tcp))
+    if not os.path.exists(os.path.join(d, "send.csv")):
+        return None
+    snd, rcv = metrics.read_csv(os.path.join(d, "send.csv")), metrics.read_csv(
+        os.path.join(d, "recv.csv"))
+    return metrics.np.sort(metrics.stream_metrics(snd, rcv)["frame_delay_ns"] / 1e6)
+
+
+def plot(rows, keep, path, note):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(1, 3, figsize=(15, 4.6))
+    for m in MODES:
+        d = frame_delays(keep, m)
+        if d is not None and len(d):
+            ax[0].plot(d, metrics.np.linspace(0, 1, len(d)), color=COLORS[m], label=NAME[m])
+        p = arrival_pattern(keep, m)
+        if p is not None:
+            ax[1].step(p[0], p[1], where="post", color=COLORS[m], label=NAME[m])
+    ax[0].set(xlabel="frame delay, ms (complete frames)", ylabel="share of frames",
+              title="frame delay, no TCP (first repetition)")
+    ax[1].set(xlabel="ms after the payloader pushed a keyframe", ylabel="packets received",
+              title="arrivals around a keyframe, no TCP")
+    x = metrics.np.arange(len(MODES))
+    for i, tcp in enumerate((0, 1)):
+        v = [compare.median(rows, (m, tcp), "rtp_loss") or 0 for m in MODES]
+        ax[2].bar(x + (i - 0.5) * 0.4, [100 * y for y in v], 0.4,
+                  label="no TCP" if tcp == 0 else "1 TCP flow",
+                  color="tab:green" if tcp == 0 else "tab:purple")
+    ax[2].set_xticks(x, [m for m in MODES])
+    ax[2].set(ylabel="RTP loss, % (median)", title="RTP loss")
+    for a in ax:
+        a.grid(alpha=0.3)
+        a.legend(fontsize=8)
+    fig.suptitle("VBR H.264 4 Mbit/s, keyframe every 25 frames, 10 Mbit/s, 13-packet drop-tail")
+    fig.text(0.01, 0.01, note, fontsize=7)
+    fig.tight_layout(rect=(0, 0.04, 1, 0.95))
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 1)[1])
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--duration", type=float, default=15.0)
+    ap.add_argument("--quick", action="store_true", help="1 repetition of 6 s")
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--out", help="directory for keyframes.csv and keyframes.png")
+    ap.add_argument("--logs", help="keep the first repetition's raw logs here (default: a "
+                                   "temporary directory, removed at the end)")
+    ap.add_argument("runargs", nargs="*", help="after --: more run.py arguments")
+    a = ap.parse_args()
+    if a.quick:
+        a.reps, a.duration = 1, 6.0
+    if os.geteuid() != 0:
+        sys.exit("keyframes.py: needs root (network namespaces)")
+    modes = a.modes.split(",")
+    cases = [(m, tcp) for tcp in (0, 1) for m in modes]
+    if a.out:
+        os.makedirs(a.out, exist_ok=True)
+    keep = a.logs or tempfile.mkdtemp(prefix="rtpburstpace-keyframes-")
+    signal.signal(signal.SIGTERM, run.on_term)
+    try:
+        rows = compare.run_cases(cases, a.reps, a.duration, STREAM + a.runargs,
+                                 case_args=CASE_ARGS, keep=keep)
+    except (KeyboardInterrupt, run.Interrupted):
+        sys.exit("keyframes.py: interrupted, testbed removed")
+    for rs in rows.values():
+        for r in rs:
+            add_element_stats(r)
+            r["label"] = "keyframes-%s" % r["label"]
+    if a.out:
+        csv_path = os.path.join(a.out, "keyframes.csv")
+        if os.path.exists(csv_path):
+            os.remove(csv_path)
+        cols = ["case"] + run.COLUMNS + ["spread_frames", "compressed_frames", "max_backlog_ms"]
+        for (m, _tcp), rs in rows.items():
+            for r in rs:
+                run.append_csv(csv_path, dict(r, case=m), cols)
+    print(compare.table(rows, cases, nice=True, show=SHOW, header=HEADER, mode_name=NAME))
+    check = criterion(rows)
+    print()
+    print("criterion not evaluated (a case did not run)" if check is None else
+          "%s  %s" % ("PASS" if check[1] else "FAIL", check[0]))
+    if a.out:
+        plot(rows, keep, os.path.join(a.out, "keyframes.png"),
+             "tests/testbed/keyframes.py; %d x %g s per case; medians" % (a.reps, a.duration))
+    if not a.logs:
+        shutil.rmtree(keep, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
