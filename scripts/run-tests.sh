@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Sets up (Debian 12), builds and runs the whole test suite: once as it is,
-# once under valgrind memcheck (no memory errors, no definite leaks), and
-# the libFuzzer targets for a bounded number of executions.
+# once under valgrind memcheck (no memory errors, no definite leaks), the
+# libFuzzer targets for a bounded number of executions, and once more built
+# with ThreadSanitizer (no data races).
 # Extra arguments go to both `meson test` runs (e.g. a test name) and skip
-# the fuzzing.
+# the fuzzing and the ThreadSanitizer run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
@@ -17,6 +18,12 @@ meson test -C build --setup valgrind --no-suite bench --no-suite testbed --print
 # list that a flush interrupts (docs/reference.md).
 if [ $# -eq 0 ]; then
   RTPBURSTPACE_FUZZ_AVOID=list-flush-count bash tests/fuzz/run-fuzz.sh || status=1
+fi
+
+# The Check suites again, built with ThreadSanitizer: no data race reported
+# (tests/tsan/run-tsan.sh).
+if [ $# -eq 0 ]; then
+  bash tests/tsan/run-tsan.sh || status=1
 fi
 
 # One closing line over all Check suites of both runs (each test binary

@@ -962,7 +962,8 @@ static GstPadProbeReturn
 record_timer_slack (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   /* runs in the element's streaming thread */
-  *(gint *) user_data = prctl (PR_GET_TIMERSLACK, 0, 0, 0, 0);
+  g_atomic_int_set ((gint *) user_data, prctl (PR_GET_TIMERSLACK, 0, 0, 0,
+          0));
   return GST_PAD_PROBE_OK;
 }
 
@@ -976,7 +977,7 @@ GST_START_TEST (test_timer_slack)
       record_timer_slack, &slack, NULL);
   push_frame (&f, 0, 2, 1000);
   crank_frame (&f, 0, 18 * MS, 2, 1);
-  fail_unless_equals_int (slack, 1000);
+  fail_unless_equals_int (g_atomic_int_get (&slack), 1000);
   fixture_clear (&f);
 }
 

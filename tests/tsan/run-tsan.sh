@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds the plugin and the Check suites with ThreadSanitizer (clang,
+# meson -Db_sanitize=thread) in build-tsan/ and runs them; a suite fails on
+# any data race, lock-order inversion or other ThreadSanitizer report.
+#
+#   tests/tsan/run-tsan.sh                 all Check suites
+#   tests/tsan/run-tsan.sh TEST...         only these meson tests
+#
+# Only the instrumented code is checked: the element, the schedule unit and
+# the tests.  GLib and GStreamer are Debian's uninstrumented libraries; their
+# GMutex is a futex that ThreadSanitizer cannot see, so the element
+# annotates its own lock (gst/gstrtpburstpace.c, TSAN_* macros), and
+# tests/tsan/tsan.supp lists the synchronisation that happens inside
+# GStreamer, each entry with its reason.
+# Environment: TSAN_BUILD_DIR (default build-tsan).  Installs clang and the
+# build dependencies with apt-get if they are missing.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+BUILD=${TSAN_BUILD_DIR:-$root/build-tsan}
+
+missing=()
+command -v clang >/dev/null 2>&1 &&
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a >/dev/null 2>&1 ||
+  missing+=(clang libclang-rt-14-dev)
+command -v meson >/dev/null 2>&1 || missing+=(meson)
+command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+pkg-config --exists gstreamer-check-1.0 gstreamer-rtp-1.0 2>/dev/null ||
+  missing+=(libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "run-tsan: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -q &&
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q \
+      --no-install-recommends "${missing[@]}" || exit 1
+fi
+
+if [ ! -f "$BUILD/build.ninja" ]; then
+  CC=clang meson setup "$BUILD" -Db_sanitize=thread -Db_lundef=false \
+    -Dtests=enabled -Dfuzzing=false || exit 1
+fi
+ninja -C "$BUILD" || exit 1
+
+# halt_on_error=0: every report of a run is printed, and the exit code (66)
+# fails the suite.  ignore_noninstrumented_modules: memory accesses that
+# GLib/GStreamer make through libc (memcpy...) are not checked, like the rest
+# of their code.  GST_REGISTRY_FORK=no: the plugin scanner is not built with
+# ThreadSanitizer and cannot load the instrumented plugin.  CK_FORK=no: one
+# process per suite.  G_SLICE=always-malloc: GSlice hands out memory it
+# recycles itself, which ThreadSanitizer would take for one object shared
+# by unrelated threads.
+export TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 \
+ignore_noninstrumented_modules=1 report_signal_unsafe=0 \
+suppressions=$root/tests/tsan/tsan.supp ${TSAN_OPTIONS:-}"
+export GST_REGISTRY_FORK=no CK_FORK=no G_SLICE=always-malloc
+
+# ThreadSanitizer of LLVM 14 cannot map its shadow memory with the address
+# randomisation of recent kernels ("unexpected memory mapping"): run without.
+wrap=()
+if command -v setarch >/dev/null 2>&1; then
+  wrap=(setarch "$(uname -m)" -R)
+fi
+"${wrap[@]}" meson test -C "$BUILD" --print-errorlogs --no-suite bench \
+  --no-suite testbed --timeout-multiplier 4 "$@"
+status=$?
+reports=$(cat "$BUILD"/meson-logs/testlog.txt 2>/dev/null |
+  grep -c "^WARNING: ThreadSanitizer" || true)
+echo "run-tsan: $reports ThreadSanitizer report(s)"
+[ "$status" -eq 0 ] && [ "$reports" -eq 0 ]
