@@ -19,6 +19,8 @@ Definitions (per run, summed over streams):
   frame_loss      share of frames (= packets with one RTP timestamp) missing >= 1 packet
   frame_loss_whole share of frames of which no packet arrived
   frame_loss_dlX  share of frames not complete by frame ready + X ms
+  frame_delay     for each frame that arrived complete: arrival of its last packet - frame
+                  ready; p50 / p99 / max over those frames (damaged frames count in frame_loss)
 """
 import csv
 
