@@ -3,8 +3,11 @@
 # meson -Db_sanitize=thread) in build-tsan/ and runs them; a suite fails on
 # any data race, lock-order inversion or other ThreadSanitizer report.
 #
-#   tests/tsan/run-tsan.sh                 all Check suites
+#   tests/tsan/run-tsan.sh                 all Check suites, TSAN_REPEAT times
 #   tests/tsan/run-tsan.sh TEST...         only these meson tests
+#
+# Races are found from the order of events a run happened to have, so each
+# suite runs TSAN_REPEAT (default 3) times; it takes seconds.
 #
 # Only the instrumented code is checked: the element, the schedule unit and
 # the tests.  GLib and GStreamer are Debian's uninstrumented libraries; their
@@ -12,7 +15,7 @@
 # annotates its own lock (gst/gstrtpburstpace.c, TSAN_* macros), and
 # tests/tsan/tsan.supp lists the synchronisation that happens inside
 # GStreamer, each entry with its reason.
-# Environment: TSAN_BUILD_DIR (default build-tsan).  Installs clang and the
+# Environment: TSAN_BUILD_DIR (default build-tsan), TSAN_REPEAT (default 3).  Installs clang and the
 # build dependencies with apt-get if they are missing.
 set -uo pipefail
 
@@ -64,7 +67,7 @@ if command -v setarch >/dev/null 2>&1; then
   wrap=(setarch "$(uname -m)" -R)
 fi
 "${wrap[@]}" meson test -C "$BUILD" --print-errorlogs --no-suite bench \
-  --no-suite testbed --timeout-multiplier 4 "$@"
+  --no-suite testbed --timeout-multiplier 4 --repeat "${TSAN_REPEAT:-3}" "$@"
 status=$?
 reports=$(cat "$BUILD"/meson-logs/testlog.txt 2>/dev/null |
   grep -c "^WARNING: ThreadSanitizer" || true)
