@@ -32,8 +32,8 @@
  * complete frames) the fuzzer drains, and every wait here is bounded.
  *
  * Invariants, checked with abort ():
- *  A  stats packets + flushed-packets + queued-packets == valid RTP
- *     packets the element accepted (push returned OK) once the task is
+ *  A  stats packets + flushed-packets + dropped-packets + queued-packets ==
+ *     valid RTP packets the element accepted (push returned OK) once the task is
  *     idle, <= while it pushes a slot; invalid-packets == invalid buffers
  *     it accepted, always;
  *  B  output order: every buffer that comes out was pushed and accepted,
@@ -151,7 +151,7 @@ typedef struct
 
 typedef struct
 {
-  guint64 packets, invalid, flushed, frames;
+  guint64 packets, invalid, flushed, dropped, frames;
   guint queued, queued_frames;
 } Stats;
 
@@ -167,6 +167,7 @@ get_stats (Ctx * c, Stats * st)
   FUZZ_CHECK (gst_structure_get_uint64 (s, "packets", &st->packets) &&
       gst_structure_get_uint64 (s, "invalid-packets", &st->invalid) &&
       gst_structure_get_uint64 (s, "flushed-packets", &st->flushed) &&
+      gst_structure_get_uint64 (s, "dropped-packets", &st->dropped) &&
       gst_structure_get_uint64 (s, "frames", &st->frames) &&
       gst_structure_get_uint (s, "queued-packets", &st->queued) &&
       gst_structure_get_uint (s, "queued-frames", &st->queued_frames),
@@ -182,7 +183,7 @@ static gboolean
 accounting_exact (Ctx * c, Stats * st)
 {
   get_stats (c, st);
-  return st->packets + st->flushed + st->queued == c->valid_ok &&
+  return st->packets + st->flushed + st->dropped + st->queued == c->valid_ok &&
       st->invalid == c->invalid_ok;
 }
 
@@ -192,13 +193,14 @@ check_accounting_full (Ctx * c, Stats * st, gboolean exact)
   gboolean ok = accounting_exact (c, st);
 
   if (!exact)
-    ok = st->packets + st->flushed + st->queued <= c->valid_ok &&
-        st->invalid == c->invalid_ok;
+    ok = st->packets + st->flushed + st->dropped + st->queued <= c->valid_ok
+        && st->invalid == c->invalid_ok;
   FUZZ_CHECK (ok, "packets %" G_GUINT64_FORMAT " + flushed %"
-      G_GUINT64_FORMAT " + queued %u %s %" G_GUINT64_FORMAT " valid packets "
-      "accepted, invalid-packets %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT
-      " (%" G_GUINT64_FORMAT " came out, %" G_GUINT64_FORMAT " frames, %u "
-      "queued)", st->packets, st->flushed, st->queued, exact ? "!=" : ">",
+      G_GUINT64_FORMAT " + dropped %" G_GUINT64_FORMAT " + queued %u %s %"
+      G_GUINT64_FORMAT " valid packets accepted, invalid-packets %"
+      G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
+      " came out, %" G_GUINT64_FORMAT " frames, %u queued)", st->packets,
+      st->flushed, st->dropped, st->queued, exact ? "!=" : ">",
       c->valid_ok, st->invalid, c->invalid_ok, c->n_out, st->frames,
       st->queued_frames);
 }
@@ -625,7 +627,7 @@ push_list (Ctx * c, GstBuffer ** bufs, const gboolean * valid, guint n)
     guint64 dv, di;
 
     get_stats (c, &st);
-    dv = st.packets + st.flushed + st.queued - c->valid_ok;
+    dv = st.packets + st.flushed + st.dropped + st.queued - c->valid_ok;
     di = st.invalid - c->invalid_ok;
     for (i = 0; i < n && (dv > 0 || di > 0); i++) {
       if (valid[i] && dv > 0)
@@ -852,6 +854,12 @@ push_segment (Ctx * c, gboolean fuzzed)
   gst_pad_push_event (c->h->srcpad, gst_event_new_segment (&seg));
 }
 
+/* the properties op_property () sets, in the order of its cases */
+static const gchar *prop_names[] = { "burst-size", "duty", "slot-jitter",
+  "seed", "frame-period", "payload-size", "max-rate", "max-rate-factor",
+  "max-latency", "overload", "min-slot-duration", "sync-upstream-latency"
+};
+
 static void
 op_property (Ctx * c)
 {
@@ -859,7 +867,7 @@ op_property (Ctx * c)
   guint8 which = fuzz_u8 (in), sel = fuzz_u8 (in);
   GObject *e = G_OBJECT (c->h->element);
 
-  switch (which % 6) {
+  switch (which % G_N_ELEMENTS (prop_names)) {
     case 0:{
       static const guint v[] = { 1, 2, 7, 64, 65536, G_MAXINT };
       guint raw = fuzz_u32 (in);
@@ -892,23 +900,56 @@ op_property (Ctx * c)
           fuzz_u64 (in) % (G_GUINT64_CONSTANT (10000000000) + 1), NULL);
       break;
     }
-    default:{
+    case 5:{
       static const guint v[] = { 0, 1, 1000, 1400, 65535 };
       g_object_set (e, "payload-size", sel < 200 ?
           v[sel % G_N_ELEMENTS (v)] : (guint) fuzz_u16 (in), NULL);
       break;
     }
+    case 6:{
+      /* the cap: off, absurdly low, around the stream's rate, huge */
+      static const guint64 v[] = { 0, 1, 1000, 1000000, 9000000, 100000000,
+        G_GUINT64_CONSTANT (100000000000)
+      };
+      g_object_set (e, "max-rate", sel < 200 ? v[sel % G_N_ELEMENTS (v)] :
+          fuzz_u64 (in) % (G_GUINT64_CONSTANT (100000000000) + 1), NULL);
+      break;
+    }
+    case 7:{
+      static const gdouble v[] = { 0.0, 1e-6, 0.5, 1.0, 2.25, 1000.0 };
+      g_object_set (e, "max-rate-factor", sel < 200 ?
+          v[sel % G_N_ELEMENTS (v)] : fuzz_u16 (in) / 65.535, NULL);
+      break;
+    }
+    case 8:{
+      static const guint64 v[] = { 1000000, 40000000, 100000000,
+        G_GUINT64_CONSTANT (10000000000)
+      };
+      g_object_set (e, "max-latency", sel < 200 ? v[sel % G_N_ELEMENTS (v)] :
+          1000000 + fuzz_u64 (in) % G_GUINT64_CONSTANT (9999000001), NULL);
+      break;
+    }
+    case 9:
+      g_object_set (e, "overload", (gint) (sel & 1), NULL);
+      break;
+    case 10:{
+      static const guint64 v[] = { 0, 1, 50000, 1000000, 40000000 };
+      g_object_set (e, "min-slot-duration", sel < 200 ?
+          v[sel % G_N_ELEMENTS (v)] : fuzz_u64 (in) % 1000000001, NULL);
+      break;
+    }
+    default:
+      g_object_set (e, "sync-upstream-latency", (gboolean) (sel & 1), NULL);
+      break;
   }
   if (trace) {
-    static const gchar *names[] = { "burst-size", "duty", "slot-jitter",
-      "seed", "frame-period", "payload-size"
-    };
     GValue v = G_VALUE_INIT;
+    const gchar *name = prop_names[which % G_N_ELEMENTS (prop_names)];
     gchar *str;
 
-    g_object_get_property (e, names[which % 6], &v);
+    g_object_get_property (e, name, &v);
     str = g_strdup_value_contents (&v);
-    TRACE ("%s = %s", names[which % 6], str);
+    TRACE ("%s = %s", name, str);
     g_free (str);
     g_value_unset (&v);
   }
