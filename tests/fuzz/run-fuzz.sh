@@ -13,7 +13,8 @@
 # Environment: RTPBURSTPACE_FUZZ_AVOID=flush-stop-uaf,eos-restart,flush-sticky,plan-wrap
 # keeps the fuzzers away from reported, unfixed bugs (tests/fuzz/README.md);
 # FUZZ_BUILD_DIR (default build-fuzz); FUZZ_ARGS: more libFuzzer options.
-# Installs clang and the build dependencies with apt-get if they are missing.
+# Installs clang and the build dependencies with apt-get if they are missing
+# (tests/clang-deps.sh).
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,26 +36,8 @@ done
 [ ${#targets[@]} -gt 0 ] || targets=("${TARGETS[@]}")
 
 # --- dependencies ------------------------------------------------------------
-have_libfuzzer() {
-  command -v clang >/dev/null 2>&1 &&
-    ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
-      >/dev/null 2>&1
-}
-missing=()
-have_libfuzzer || missing+=(clang libclang-rt-14-dev)
-command -v meson >/dev/null 2>&1 || missing+=(meson)
-command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
-command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
-pkg-config --exists gstreamer-check-1.0 gstreamer-rtp-1.0 2>/dev/null ||
-  missing+=(libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "run-fuzz: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -q &&
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q \
-      --no-install-recommends "${missing[@]}" || exit 1
-fi
+. "$root/tests/clang-deps.sh"
+ensure_clang_deps run-fuzz fuzzer || exit 1
 
 # --- build -------------------------------------------------------------------
 # The top-level meson.build enters tests/fuzz with -Dfuzzing=true once it has

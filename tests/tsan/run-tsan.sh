@@ -15,31 +15,17 @@
 # annotates its own lock (gst/gstrtpburstpace.c, TSAN_* macros), and
 # tests/tsan/tsan.supp lists the synchronisation that happens inside
 # GStreamer, each entry with its reason.
-# Environment: TSAN_BUILD_DIR (default build-tsan), TSAN_REPEAT (default 3).  Installs clang and the
-# build dependencies with apt-get if they are missing.
+# Environment: TSAN_BUILD_DIR (default build-tsan), TSAN_REPEAT (default 3).
+# Installs clang and the build dependencies with apt-get if they are missing
+# (tests/clang-deps.sh).
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 BUILD=${TSAN_BUILD_DIR:-$root/build-tsan}
 
-missing=()
-command -v clang >/dev/null 2>&1 &&
-  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a >/dev/null 2>&1 ||
-  missing+=(clang libclang-rt-14-dev)
-command -v meson >/dev/null 2>&1 || missing+=(meson)
-command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
-command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
-pkg-config --exists gstreamer-check-1.0 gstreamer-rtp-1.0 2>/dev/null ||
-  missing+=(libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "run-tsan: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -q &&
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q \
-      --no-install-recommends "${missing[@]}" || exit 1
-fi
+. "$root/tests/clang-deps.sh"
+ensure_clang_deps run-tsan tsan || exit 1
 
 if [ ! -f "$BUILD/build.ninja" ]; then
   CC=clang meson setup "$BUILD" -Db_sanitize=thread -Db_lundef=false \
