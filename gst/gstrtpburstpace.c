@@ -70,7 +70,9 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
 #include <string.h>
+#include <time.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -177,7 +179,11 @@ struct _GstRtpBurstPace
   GstFlowReturn srcresult;
   gboolean playing;
   GstClockID clock_id;
-  gboolean waiting_close;       /* clock_id is an open-frame timeout */
+  gboolean direct_waiting;      /* the task waits on CLOCK_MONOTONIC itself */
+  gboolean wait_unscheduled;    /* ... and is asked to stop waiting */
+  gboolean waiting_close;       /* the wait is an open-frame timeout */
+  GstClock *direct_clock;       /* the last clock checked (a reference) */
+  gboolean direct_clock_ok;     /* ... is a monotonic GstSystemClock */
   gboolean task_waiting;        /* the task waits on cond for the chain */
 
   GQueue items;                 /* Item *, oldest first */
@@ -324,6 +330,15 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (rtpburstpace, "rtpburstpace",
   TSAN_POST_LOCK (&(s)->lock);                     \
 } G_STMT_END
 #define WAIT(s) COND_WAIT (s)
+/* g_cond_wait_until () on the element's cond: end in g_get_monotonic_time ()
+ * microseconds; FALSE once end has passed */
+#define COND_WAIT_UNTIL(s, end, res) G_STMT_START {  \
+  TSAN_PRE_UNLOCK (&(s)->lock);                    \
+  TSAN_POST_UNLOCK (&(s)->lock);                   \
+  res = g_cond_wait_until (&(s)->cond, &(s)->lock, (end)); \
+  TSAN_PRE_LOCK (&(s)->lock);                      \
+  TSAN_POST_LOCK (&(s)->lock);                     \
+} G_STMT_END
 /* the task waits for the chain: packets only wake it while it does */
 #define TASK_WAIT(s) G_STMT_START {                \
   (s)->task_waiting = TRUE;                        \
@@ -748,6 +763,7 @@ gst_rtp_burst_pace_finalize (GObject * object)
   UNLOCK (self);
   g_queue_clear_full (&self->items, (GDestroyNotify) item_free);
   gst_clear_caps (&self->last_caps);
+  gst_clear_object (&self->direct_clock);
   if (self->drop_message)
     gst_structure_free (self->drop_message);
   g_rand_free (self->rand);
@@ -774,6 +790,10 @@ unschedule_locked (GstRtpBurstPace * self)
 {
   if (self->clock_id)
     gst_clock_id_unschedule (self->clock_id);
+  if (self->direct_waiting) {
+    self->wait_unscheduled = TRUE;
+    BROADCAST (self);
+  }
 }
 
 /* Drops everything queued (flush, READY): counted in flushed-packets.
@@ -1269,6 +1289,86 @@ gst_rtp_burst_pace_src_query (GstPad * pad, GstObject * parent,
 
 /* --- the source pad task ------------------------------------------------- */
 
+/* TRUE if @clock is GStreamer's system clock on CLOCK_MONOTONIC, neither
+ * calibrated nor slaved: the usual pipeline clock.  Its time is then
+ * clock_gettime (CLOCK_MONOTONIC), which g_cond_wait_until () uses too. */
+static gboolean
+clock_is_plain_monotonic_locked (GstRtpBurstPace * self, GstClock * clock)
+{
+  GstClockTime internal, external, num, denom;
+
+#ifndef __linux__
+  /* elsewhere GstSystemClock's monotonic time need not be CLOCK_MONOTONIC */
+  return FALSE;
+#endif
+  if (clock != self->direct_clock) {
+    GstClockType type = GST_CLOCK_TYPE_REALTIME;
+
+    if (G_OBJECT_TYPE (clock) == GST_TYPE_SYSTEM_CLOCK)
+      g_object_get (clock, "clock-type", &type, NULL);
+    gst_object_replace ((GstObject **) & self->direct_clock,
+        GST_OBJECT_CAST (clock));
+    self->direct_clock_ok = type == GST_CLOCK_TYPE_MONOTONIC;
+  }
+  if (!self->direct_clock_ok)
+    return FALSE;
+  gst_clock_get_calibration (clock, &internal, &external, &num, &denom);
+  return internal == external && num == denom;
+}
+
+/* Waits until @target on such a clock with one wake-up, where
+ * gst_clock_id_wait () on GstSystemClock wakes twice for waits under 2 ms
+ * (a condition wait until 500 us before the deadline, then
+ * clock_nanosleep ()).  A wait of up to RTP_BURST_SLEEP_MAX (a slot, as a
+ * rule) is one clock_nanosleep () without the lock: the most precise wait
+ * here, and unscheduling only takes effect when it returns.  A longer wait
+ * (between frames, a frame's timeout, a frame due later) is one timed wait
+ * on the element's condition variable, which unschedule_locked () and
+ * anything else that broadcasts cond interrupt; it goes back to waiting
+ * unless unscheduled.  @now: (out): the clock's time when it returns. */
+#define RTP_BURST_SLEEP_MAX (2 * GST_MSECOND)
+
+static GstClockReturn
+wait_monotonic_locked (GstRtpBurstPace * self, GstClock * clock,
+    GstClockTime target, gboolean for_close, GstClockTime * now)
+{
+  *now = gst_clock_get_time (clock);
+  if (*now >= target)
+    return GST_CLOCK_EARLY;
+
+  self->direct_waiting = TRUE;
+  self->wait_unscheduled = FALSE;
+  self->waiting_close = for_close;
+#ifdef __linux__
+  if (target - *now <= RTP_BURST_SLEEP_MAX) {
+    struct timespec end;
+
+    end.tv_sec = target / GST_SECOND;
+    end.tv_nsec = target % GST_SECOND;
+    UNLOCK (self);
+    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) ==
+        EINTR);
+    LOCK (self);
+  } else
+#endif
+  {
+    gint64 end = (gint64) MIN (target / 1000 + (target % 1000 != 0),
+        (GstClockTime) G_MAXINT64);
+    gboolean signalled = TRUE;
+
+    while (signalled && !self->wait_unscheduled)
+      COND_WAIT_UNTIL (self, end, signalled);
+  }
+  self->direct_waiting = FALSE;
+  self->waiting_close = FALSE;
+  *now = gst_clock_get_time (clock);
+  if (self->wait_unscheduled) {
+    self->wait_unscheduled = FALSE;
+    return GST_CLOCK_UNSCHEDULED;
+  }
+  return GST_CLOCK_OK;
+}
+
 /* Waits on the clock until running time @rt.  Releases the lock meanwhile.
  * Returns the clock's answer; *lateness is how late the wait ended. */
 static GstClockReturn
@@ -1291,6 +1391,14 @@ wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
   GST_OBJECT_UNLOCK (self);
 
   target = rtp_burst_time_add (rt, base);
+  if (clock_is_plain_monotonic_locked (self, clock)) {
+    ret = wait_monotonic_locked (self, clock, target, for_close, &now);
+    gst_object_unref (clock);
+    if (lateness)
+      *lateness = GST_CLOCK_DIFF (target, now);
+    return ret;
+  }
+
   id = self->clock_id = gst_clock_new_single_shot_id (clock, target);
   self->waiting_close = for_close;
   UNLOCK (self);
