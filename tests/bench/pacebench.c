@@ -1462,6 +1462,13 @@ print_table (ScenarioResult ** res, guint n)
   ROW ("CPU overhead (E-I)/I", "%.2f", ratio (R->cpu_pacer_med -
           R->cpu_ident_med, R->cpu_ident_med));
   ROW ("CPU med pacer:src thread", "%.2f", R->cpu_task_med);
+  /* per wake-up: the task's CPU over the slots of one CPU run (at the timing
+   * run's slots per frame), against the bare clock_nanosleep loop's */
+  ROW ("CPU us/slot task | floor", "%.1f | %.1f",
+      R->period_ns > 0 && R->slots_per_frame > 0 ? 1e6 * R->cpu_task_med /
+      (opt_cpu_seconds * 1e9 / R->period_ns * R->slots_per_frame) : NAN,
+      R->have_floor && R->floor_n > 0 ? 1e6 * R->floor_cpu_s / R->floor_n :
+      NAN);
 #undef ROW
 
   for (i = 0; i < n; i++) {
