@@ -95,16 +95,23 @@ def criteria(rows):
     ]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+def case_parser(doc, quick_help):
+    """Command line of a script that runs cases: its docstring as help, --reps, --duration,
+    --quick, and run.py arguments after --."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog=__doc__.split("\n\n", 1)[1])
+                                 epilog=doc.split("\n\n", 1)[1])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--duration", type=float, default=15.0)
-    ap.add_argument("--quick", action="store_true", help="1 repetition of 5 s (CI smoke test)")
+    ap.add_argument("--quick", action="store_true", help=quick_help)
+    ap.add_argument("runargs", nargs="*", help="after --: more run.py arguments")
+    return ap
+
+
+def main():
+    ap = case_parser(__doc__, "1 repetition of 5 s (CI smoke test)")
     ap.add_argument("--all-cases", action="store_true", help="also tbf without TCP")
     ap.add_argument("--csv", help="append every run's row here")
-    ap.add_argument("runargs", nargs="*", help="after --: more run.py arguments")
     a = ap.parse_args()
     if a.quick:
         a.reps, a.duration = 1, 5.0

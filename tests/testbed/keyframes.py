@@ -21,7 +21,6 @@ frame's last packet - when the payloader pushed its first packet (metrics.py).
   sudo /usr/bin/python3 tests/testbed/keyframes.py --out docs/results
   sudo /usr/bin/python3 tests/testbed/keyframes.py --quick --out /tmp/kf
 """
-import argparse
 import os
 import re
 import shutil
@@ -143,17 +142,11 @@ def plot(rows, keep, path, note):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog=__doc__.split("\n\n", 1)[1])
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--duration", type=float, default=15.0)
-    ap.add_argument("--quick", action="store_true", help="1 repetition of 6 s")
+    ap = compare.case_parser(__doc__, "1 repetition of 6 s")
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--out", help="directory for keyframes.csv and keyframes.png")
     ap.add_argument("--logs", help="keep the first repetition's raw logs here (default: a "
                                    "temporary directory, removed at the end)")
-    ap.add_argument("runargs", nargs="*", help="after --: more run.py arguments")
     a = ap.parse_args()
     if a.quick:
         a.reps, a.duration = 1, 6.0
