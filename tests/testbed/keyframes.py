@@ -47,9 +47,10 @@ MODES = ["bursty", "eq2", "cap", "auto", "tbf"]
 NAME = {"bursty": "bursty (no element)", "eq2": "rtpburstpace, eq. (2) only",
         "cap": "rtpburstpace, max-rate 9 Mbit/s", "auto": "rtpburstpace, max-rate-factor 2.25",
         "tbf": "bursty + tbf 1.25x"}
-SHOW = ["rtp_loss", "frame_loss", "frame_delay_p50_ms", "frame_delay_p99_ms", "tcp_mbps",
+SHOW = ["rtp_loss", "frame_loss", "frame_loss_whole", "frame_delay_p50_ms", "frame_delay_p99_ms", "tcp_mbps",
         "spread_frames", "compressed_frames", "max_backlog_ms"]
 HEADER = {"rtp_loss": "RTP loss", "frame_loss": "frames damaged",
+          "frame_loss_whole": "frames lost whole",
           "frame_delay_p50_ms": "frame delay p50 ms", "frame_delay_p99_ms": "frame delay p99 ms",
           "tcp_mbps": "TCP Mbit/s", "spread_frames": "frames spread by the cap",
           "compressed_frames": "frames compressed", "max_backlog_ms": "largest backlog ms"}
