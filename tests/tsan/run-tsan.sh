@@ -12,9 +12,9 @@
 # Only the instrumented code is checked: the element, the schedule unit and
 # the tests.  GLib and GStreamer are Debian's uninstrumented libraries; their
 # GMutex is a futex that ThreadSanitizer cannot see, so the element
-# annotates its own lock (gst/gstrtpburstpace.c, TSAN_* macros), and
-# tests/tsan/tsan.supp lists the synchronisation that happens inside
-# GStreamer, each entry with its reason.
+# annotates its own lock (gst/gstrtpburstpace.c, TSAN_* macros).
+# tests/tsan/tsan.supp is for synchronisation inside GStreamer that the tool
+# cannot see, each entry with its reason; none is needed so far (empty).
 # Environment: TSAN_BUILD_DIR (default build-tsan), TSAN_REPEAT (default 3).
 # Installs clang and the build dependencies with apt-get if they are missing
 # (tests/clang-deps.sh).
