@@ -4,11 +4,12 @@ sender-side token bucket.
 
 The stream is VBR H.264 (rtpsend.py --source pan: a camera pan over a detailed texture through
 x264enc tune=zerolatency, 640x360, 25 fps, 4 Mbit/s, a keyframe every 25 frames, rtph264pay
-mtu 1200): keyframes of 65-90 x 1200 B, other frames ~17 x 1200 B.  It crosses a 10 Mbit/s
-bottleneck with a 13-packet drop-tail queue, without and with one cubic iperf3 flow, sent
+mtu 1200): keyframes of 48-82 x 1200 B, other frames 14-22 x 1200 B (it prints the shape of
+the stream it sent).  It crosses a 10 Mbit/s bottleneck with a 13-packet drop-tail queue,
+without and with one cubic iperf3 flow, sent
   bursty   rtph264pay straight into udpsink
   eq2      through rtpburstpace (b = 1, duty 0.9): each frame over 0.9 x 40 ms; a keyframe of
-           80 packets then leaves at ~22 Mbit/s
+           70 packets then leaves at ~19 Mbit/s
   cap      the same with max-rate=9000000 (9 Mbit/s of RTP packets, ~9.3 Mbit/s on the wire,
            below the 10 Mbit/s link; max-latency 100 ms, overload=compress: the defaults)
   auto     the same with max-rate-factor=2.25 (cap = 2.25 x the mean rate of the last 64 frames)
@@ -100,6 +101,25 @@ def arrival_pattern(keep, mode, tcp=0):
     return (t - t0) / 1e6, np.arange(1, len(t) + 1)
 
 
+def stream_shape(keep):
+    """One line on the stream as the payloader sent it (first bursty run without TCP): packets
+    per frame, keyframes (frames over 2.5 times the median), mean RTP rate."""
+    np = metrics.np
+    path = os.path.join(keep, "bursty-tcp0", "send.csv")
+    if not os.path.exists(path):
+        return None
+    s = metrics.read_csv(path)
+    start = np.flatnonzero(np.concatenate(([True], np.diff(s["ts"]) != 0)))
+    sizes = np.diff(np.append(start, len(s["ts"])))
+    big = sizes[sizes > 2.5 * np.median(sizes)]
+    secs = (s["ready_ns"][-1] - s["ready_ns"][0]) / 1e9
+    return ("stream: %d frames, %d packets per frame (median), %d keyframes of %d-%d packets "
+            "(median %d), mean %.2f Mbit/s of RTP" % (
+                len(sizes), np.median(sizes), len(big), big.min() if len(big) else 0,
+                big.max() if len(big) else 0, np.median(big) if len(big) else 0,
+                s["size"].sum() * 8 / secs / 1e6))
+
+
 def frame_delays(keep, mode, tcp=0):
     d = os.path.join(keep, "%s-tcp%d" % (mode, tcp))
     if not os.path.exists(os.path.join(d, "send.csv")):
@@ -176,6 +196,9 @@ def main():
         for (m, _tcp), rs in rows.items():
             for r in rs:
                 run.append_csv(csv_path, dict(r, case=m), cols)
+    shape = stream_shape(keep)
+    if shape:
+        print(shape)
     print(compare.table(rows, cases, nice=True, show=SHOW, header=HEADER, mode_name=NAME))
     check = criterion(rows)
     print()

@@ -7,7 +7,7 @@ The H.264 source is either videotestsrc (--source testsrc: a test pattern, small
 small keyframes) or --source pan: a camera pan over a detailed, natural-looking texture with a
 moving patch of fresh detail (appsrc, generated with numpy), which x264enc turns into VBR video
 with keyframes several times larger than the other frames (at 4 Mbit/s, keyframe every 25
-frames, 640x360: keyframes of 65-90 x 1200 B, other frames ~17 x 1200 B).
+frames, 640x360: keyframes of 48-82 x 1200 B, other frames 14-22 x 1200 B).
 Logs every RTP packet twice with CLOCK_MONOTONIC: when the payloader pushes it ("ready") and
 when it reaches udpsink's sink pad ("sent").  Prints "ready" once the pipeline is built, starts
 on a line on stdin (or at once with --now), runs --duration seconds, then writes the log as CSV
