@@ -120,6 +120,25 @@ def stream_shape(keep):
                 s["size"].sum() * 8 / secs / 1e6))
 
 
+def keyframe_losses(keep, tcp=0):
+    """Lines "mode: N packets lost, K of them in keyframes" for the kept runs."""
+    np = metrics.np
+    out = []
+    for mode in MODES:
+        d = os.path.join(keep, "%s-tcp%d" % (mode, tcp))
+        if not os.path.exists(os.path.join(d, "recv.csv")):
+            continue
+        s, r = metrics.read_csv(os.path.join(d, "send.csv")), metrics.read_csv(
+            os.path.join(d, "recv.csv"))
+        lost = ~np.isin(s["seq"], r["seq"])
+        fid = np.cumsum(np.concatenate(([True], np.diff(s["ts"]) != 0))) - 1
+        sizes = np.bincount(fid)
+        key = (sizes > 2.5 * np.median(sizes))[fid]
+        out.append("%s, %d TCP: %d packets lost, %d of them in keyframes" % (
+            mode, tcp, lost.sum(), (lost & key).sum()))
+    return out
+
+
 def frame_delays(keep, mode, tcp=0):
     d = os.path.join(keep, "%s-tcp%d" % (mode, tcp))
     if not os.path.exists(os.path.join(d, "send.csv")):
@@ -165,10 +184,17 @@ def plot(rows, keep, path, note):
 def main():
     ap = compare.case_parser(__doc__, "1 repetition of 6 s")
     ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--from-logs", metavar="DIR",
+                    help="run nothing: describe the stream and where packets were lost from the "
+                         "logs a run kept with --logs DIR")
     ap.add_argument("--out", help="directory for keyframes.csv and keyframes.png")
     ap.add_argument("--logs", help="keep the first repetition's raw logs here (default: a "
                                    "temporary directory, removed at the end)")
     a = ap.parse_args()
+    if a.from_logs:
+        print("\n".join([stream_shape(a.from_logs) or "no bursty-tcp0 log"] +
+                        keyframe_losses(a.from_logs, 0) + keyframe_losses(a.from_logs, 1)))
+        return 0
     if a.quick:
         a.reps, a.duration = 1, 6.0
     if os.geteuid() != 0:
@@ -199,6 +225,7 @@ def main():
     shape = stream_shape(keep)
     if shape:
         print(shape)
+    print("\n".join(keyframe_losses(keep, 0) + keyframe_losses(keep, 1)))
     print(compare.table(rows, cases, nice=True, show=SHOW, header=HEADER, mode_name=NAME))
     check = criterion(rows)
     print()
