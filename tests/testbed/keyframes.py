@@ -121,7 +121,8 @@ def stream_shape(keep):
 
 
 def keyframe_losses(keep, tcp=0):
-    """Lines "mode: N packets lost, K of them in keyframes" for the kept runs."""
+    """Lines "mode: N packets lost, K of them in keyframes" for the kept runs (and which
+    frames, if only a few)."""
     np = metrics.np
     out = []
     for mode in MODES:
@@ -134,8 +135,10 @@ def keyframe_losses(keep, tcp=0):
         fid = np.cumsum(np.concatenate(([True], np.diff(s["ts"]) != 0))) - 1
         sizes = np.bincount(fid)
         key = (sizes > 2.5 * np.median(sizes))[fid]
-        out.append("%s, %d TCP: %d packets lost, %d of them in keyframes" % (
-            mode, tcp, lost.sum(), (lost & key).sum()))
+        frames = np.unique(fid[lost])
+        out.append("%s, %d TCP: %d packets lost, %d of them in keyframes%s" % (
+            mode, tcp, lost.sum(), (lost & key).sum(),
+            " (frames %s)" % ", ".join(map(str, frames)) if 0 < len(frames) <= 5 else ""))
     return out
 
 
