@@ -81,37 +81,50 @@ def criterion(rows):
             loss == 0 and cap99 <= 0.7 * tbf99)
 
 
-def arrival_pattern(keep, mode, tcp=0):
-    """(t_ms, cumulative packets) arriving at the receiver around the 3rd keyframe of a kept
-    run, t relative to when the payloader pushed the keyframe (both logs use CLOCK_MONOTONIC).
-    Arrivals, not the sender's log: a tbf shaper acts after the sender's last probe."""
-    np = metrics.np
+def load(keep, mode, tcp=0):
+    """(sender log, receiver log) of a kept run, or None."""
     d = os.path.join(keep, "%s-tcp%d" % (mode, tcp))
     if not os.path.exists(os.path.join(d, "recv.csv")):
         return None
-    s, r = metrics.read_csv(os.path.join(d, "send.csv")), metrics.read_csv(
+    return metrics.read_csv(os.path.join(d, "send.csv")), metrics.read_csv(
         os.path.join(d, "recv.csv"))
-    start = np.flatnonzero(np.concatenate(([True], np.diff(s["ts"]) != 0)))
-    sizes = np.diff(np.append(start, len(s["ts"])))
-    big = start[sizes > 2 * np.median(sizes)]
+
+
+def frames_of(snd):
+    """(frame index of each packet, packets per frame, keyframe flag per frame) of a sender log:
+    a frame is a run of packets with one RTP timestamp, a keyframe one of more than 2.5 x the
+    median packets."""
+    np = metrics.np
+    fid = np.cumsum(np.concatenate(([True], np.diff(snd["ts"]) != 0))) - 1
+    sizes = np.bincount(fid)
+    return fid, sizes, sizes > 2.5 * np.median(sizes)
+
+
+def arrival_pattern(snd, rcv):
+    """(t_ms, cumulative packets) arriving at the receiver around the 3rd keyframe of a run,
+    t relative to when the payloader pushed the keyframe (both logs use CLOCK_MONOTONIC).
+    Arrivals, not the sender's log: a tbf shaper acts after the sender's last probe."""
+    np = metrics.np
+    fid, _sizes, key = frames_of(snd)
+    big = np.flatnonzero(key)
     if len(big) < 3:
         return None
-    t0 = s["ready_ns"][big[2]]
-    t = np.sort(r["arrival_ns"][(r["arrival_ns"] >= t0 - 40e6) & (r["arrival_ns"] <= t0 + 200e6)])
+    t0 = snd["ready_ns"][np.argmax(fid == big[2])]
+    arr = rcv["arrival_ns"]
+    t = np.sort(arr[(arr >= t0 - 40e6) & (arr <= t0 + 200e6)])
     return (t - t0) / 1e6, np.arange(1, len(t) + 1)
 
 
 def stream_shape(keep):
     """One line on the stream as the payloader sent it (first bursty run without TCP): packets
-    per frame, keyframes (frames over 2.5 times the median), mean RTP rate."""
+    per frame, keyframes, mean RTP rate."""
     np = metrics.np
-    path = os.path.join(keep, "bursty-tcp0", "send.csv")
-    if not os.path.exists(path):
+    logs = load(keep, "bursty")
+    if logs is None:
         return None
-    s = metrics.read_csv(path)
-    start = np.flatnonzero(np.concatenate(([True], np.diff(s["ts"]) != 0)))
-    sizes = np.diff(np.append(start, len(s["ts"])))
-    big = sizes[sizes > 2.5 * np.median(sizes)]
+    s = logs[0]
+    _fid, sizes, key = frames_of(s)
+    big = sizes[key]
     secs = (s["ready_ns"][-1] - s["ready_ns"][0]) / 1e9
     return ("stream: %d frames, %d packets per frame (median), %d keyframes of %d-%d packets "
             "(median %d), mean %.2f Mbit/s of RTP" % (
@@ -126,29 +139,17 @@ def keyframe_losses(keep, tcp=0):
     np = metrics.np
     out = []
     for mode in MODES:
-        d = os.path.join(keep, "%s-tcp%d" % (mode, tcp))
-        if not os.path.exists(os.path.join(d, "recv.csv")):
+        logs = load(keep, mode, tcp)
+        if logs is None:
             continue
-        s, r = metrics.read_csv(os.path.join(d, "send.csv")), metrics.read_csv(
-            os.path.join(d, "recv.csv"))
+        s, r = logs
         lost = ~np.isin(s["seq"], r["seq"])
-        fid = np.cumsum(np.concatenate(([True], np.diff(s["ts"]) != 0))) - 1
-        sizes = np.bincount(fid)
-        key = (sizes > 2.5 * np.median(sizes))[fid]
+        fid, _sizes, key = frames_of(s)
         frames = np.unique(fid[lost])
         out.append("%s, %d TCP: %d packets lost, %d of them in keyframes%s" % (
-            mode, tcp, lost.sum(), (lost & key).sum(),
+            mode, tcp, lost.sum(), (lost & key[fid]).sum(),
             " (frames %s)" % ", ".join(map(str, frames)) if 0 < len(frames) <= 5 else ""))
     return out
-
-
-def frame_delays(keep, mode, tcp=0):
-    d = os.path.join(keep, "%s-tcp%d" % (mode, tcp))
-    if not os.path.exists(os.path.join(d, "send.csv")):
-        return None
-    snd, rcv = metrics.read_csv(os.path.join(d, "send.csv")), metrics.read_csv(
-        os.path.join(d, "recv.csv"))
-    return metrics.np.sort(metrics.stream_metrics(snd, rcv)["frame_delay_ns"] / 1e6)
 
 
 def plot(rows, keep, path, note):
@@ -157,10 +158,13 @@ def plot(rows, keep, path, note):
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(1, 3, figsize=(15, 4.6))
     for m in MODES:
-        d = frame_delays(keep, m)
-        if d is not None and len(d):
+        logs = load(keep, m)
+        if logs is None:
+            continue
+        d = metrics.np.sort(metrics.stream_metrics(*logs)["frame_delay_ns"] / 1e6)
+        if len(d):
             ax[0].plot(d, metrics.np.linspace(0, 1, len(d)), color=COLORS[m], label=NAME[m])
-        p = arrival_pattern(keep, m)
+        p = arrival_pattern(*logs)
         if p is not None:
             ax[1].step(p[0], p[1], where="post", color=COLORS[m], label=NAME[m])
     ax[0].set(xlabel="frame delay, ms (complete frames)", ylabel="share of frames",
