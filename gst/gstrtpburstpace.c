@@ -1369,6 +1369,29 @@ wait_monotonic_locked (GstRtpBurstPace * self, GstClock * clock,
   return GST_CLOCK_OK;
 }
 
+/* Waits until @target with a GstClockID, which unschedule_locked ()
+ * unschedules.  @now: (out): the clock's time when it returns. */
+static GstClockReturn
+wait_clock_id_locked (GstRtpBurstPace * self, GstClock * clock,
+    GstClockTime target, gboolean for_close, GstClockTime * now)
+{
+  GstClockID id;
+  GstClockReturn ret;
+
+  id = self->clock_id = gst_clock_new_single_shot_id (clock, target);
+  self->waiting_close = for_close;
+  UNLOCK (self);
+
+  ret = gst_clock_id_wait (id, NULL);
+  *now = gst_clock_get_time (clock);
+
+  LOCK (self);
+  self->clock_id = NULL;
+  self->waiting_close = FALSE;
+  gst_clock_id_unref (id);
+  return ret;
+}
+
 /* Waits on the clock until running time @rt.  Releases the lock meanwhile.
  * Returns the clock's answer; *lateness is how late the wait ended. */
 static GstClockReturn
@@ -1377,7 +1400,6 @@ wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
 {
   GstClock *clock;
   GstClockTime base, target, now;
-  GstClockID id;
   GstClockReturn ret;
 
   GST_OBJECT_LOCK (self);
@@ -1391,25 +1413,10 @@ wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
   GST_OBJECT_UNLOCK (self);
 
   target = rtp_burst_time_add (rt, base);
-  if (clock_is_plain_monotonic_locked (self, clock)) {
+  if (clock_is_plain_monotonic_locked (self, clock))
     ret = wait_monotonic_locked (self, clock, target, for_close, &now);
-    gst_object_unref (clock);
-    if (lateness)
-      *lateness = GST_CLOCK_DIFF (target, now);
-    return ret;
-  }
-
-  id = self->clock_id = gst_clock_new_single_shot_id (clock, target);
-  self->waiting_close = for_close;
-  UNLOCK (self);
-
-  ret = gst_clock_id_wait (id, NULL);
-  now = gst_clock_get_time (clock);
-
-  LOCK (self);
-  self->clock_id = NULL;
-  self->waiting_close = FALSE;
-  gst_clock_id_unref (id);
+  else
+    ret = wait_clock_id_locked (self, clock, target, for_close, &now);
   gst_object_unref (clock);
   if (lateness)
     *lateness = GST_CLOCK_DIFF (target, now);
