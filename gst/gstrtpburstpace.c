@@ -76,6 +76,10 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+#ifdef G_OS_UNIX
+#include <pthread.h>
+#include <sched.h>
+#endif
 #include <gst/rtp/gstrtpbuffer.h>
 #include <gst/video/video.h>
 
@@ -107,6 +111,8 @@ GST_DEBUG_CATEGORY_STATIC (rtp_burst_pace_debug);
 #define DEFAULT_MAX_LATENCY   (100 * GST_MSECOND)
 #define DEFAULT_OVERLOAD      RTP_BURST_OVERLOAD_COMPRESS
 #define DEFAULT_TIMER_SLACK   1000
+#define DEFAULT_REALTIME_PRIORITY 0
+#define MAX_REALTIME_PRIORITY 99
 #define MAX_MAX_RATE          (G_GUINT64_CONSTANT (100000000000))       /* 100 Gbit/s */
 #define MAX_MAX_LATENCY       (10 * GST_SECOND)
 #define MAX_MIN_SLOT_DURATION (GST_SECOND)
@@ -130,6 +136,7 @@ enum
   PROP_MAX_LATENCY,
   PROP_OVERLOAD,
   PROP_TIMER_SLACK,
+  PROP_REALTIME_PRIORITY,
   PROP_STATS,
 };
 
@@ -205,8 +212,21 @@ struct _GstRtpBurstPace
   guint64 max_latency;
   RtpBurstOverload overload;
   guint64 timer_slack;
-  GThread *slack_thread;        /* the thread timer_slack was applied to */
-  guint64 slack_applied;
+  gint realtime_priority;
+
+  /* what the task changed on its thread, to undo when it leaves the thread
+   * (written by the task thread only) */
+  GThread *settings_thread;     /* the thread the settings below apply to */
+  guint64 slack_applied;        /* 0 = the thread's own slack */
+  gulong saved_slack;
+  gint rt_applied;              /* SCHED_FIFO priority set, 0 = none */
+  gint rt_failed;               /* priority that could not be set */
+  gint rt_error;                /* ... and why (errno) */
+  gboolean post_rt_warning;
+#ifdef G_OS_UNIX
+  int saved_policy;
+  struct sched_param saved_param;
+#endif
 
   /* schedule */
   RtpBurstPeriodEstimator est;
@@ -351,6 +371,8 @@ static void gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 static void gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
+static gboolean gst_rtp_burst_pace_post_message (GstElement * element,
+    GstMessage * message);
 static GstStateChangeReturn gst_rtp_burst_pace_change_state (GstElement *
     element, GstStateChange transition);
 static GstFlowReturn gst_rtp_burst_pace_chain (GstPad * pad, GstObject * parent,
@@ -596,13 +618,42 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    * halved the median release error of 6 Mbit/s CBR slots on the
    * development machines at the same CPU cost (docs/performance.md).  0
    * leaves the thread as it is.  The thread comes from GStreamer's task
-   * pool, and keeps the setting when it is reused.
+   * pool; its own slack is restored when the task leaves it.
    */
   g_object_class_install_property (gobject_class, PROP_TIMER_SLACK,
       g_param_spec_uint64 ("timer-slack", "Timer slack",
           "Timer slack in ns of the thread that waits for the slots "
           "(Linux; 0 = leave unchanged)",
           0, GST_MSECOND, DEFAULT_TIMER_SLACK,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:realtime-priority:
+   *
+   * Runs the thread that releases the slots under the real-time policy
+   * SCHED_FIFO at this priority (1-99), so that the normal threads of the
+   * pipeline and of other programs cannot delay a slot.  0 (the default)
+   * leaves the thread's scheduling as it is, for instance to an application
+   * that sets it from the task's #GST_MESSAGE_STREAM_STATUS message.
+   *
+   * On the 2-core development machines, raw 1080p video (90 000 to 180 000
+   * packets/s) had 5-14 % of its frames end later than one frame period
+   * after their start at normal priority, and none with
+   * `realtime-priority=10`; the p99 release error went from 1.2-3.1 ms to
+   * 0.15-0.2 ms (docs/performance.md).  The thread never busy-waits.
+   *
+   * Needs CAP_SYS_NICE or an RLIMIT_RTPRIO (`ulimit -r`) of at least the
+   * priority.  If the policy cannot be set, the element posts a warning
+   * once and paces at normal priority.  The thread comes from GStreamer's
+   * task pool; its own policy is restored when the task leaves it.
+   */
+  g_object_class_install_property (gobject_class, PROP_REALTIME_PRIORITY,
+      g_param_spec_int ("realtime-priority", "Real-time priority",
+          "SCHED_FIFO priority of the thread that releases the slots "
+          "(1-99; needs CAP_SYS_NICE or RLIMIT_RTPRIO; 0 = leave the "
+          "thread's scheduling unchanged)",
+          0, MAX_REALTIME_PRIORITY, DEFAULT_REALTIME_PRIORITY,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
 
@@ -647,6 +698,8 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    * * #guint64 `dropped-frames`, `dropped-packets`: dropped by
    *   #GstRtpBurstPace:overload=drop
    * * #guint64 `key-unit-requests`: force-key-unit events sent upstream
+   * * #gint `realtime-priority`: the SCHED_FIFO priority the releasing
+   *   thread runs at now, 0 = not changed by the element
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
@@ -668,7 +721,8 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
           "period by the cap); compressed-frames (shortened by max-latency); "
           "max-backlog (longest a last slot came after its frame was due, "
           "ns); dropped-frames, dropped-packets and key-unit-requests "
-          "(overload=drop)",
+          "(overload=drop); realtime-priority (SCHED_FIFO priority of the "
+          "releasing thread now, 0 = unchanged)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
@@ -683,6 +737,8 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
 
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_change_state);
+  element_class->post_message =
+      GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_post_message);
 }
 
 static void
@@ -732,6 +788,8 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->max_latency = DEFAULT_MAX_LATENCY;
   self->overload = DEFAULT_OVERLOAD;
   self->timer_slack = DEFAULT_TIMER_SLACK;
+  self->realtime_priority = DEFAULT_REALTIME_PRIORITY;
+  self->rt_failed = -1;
   rtp_burst_rate_meter_init (&self->rate_meter);
   rtp_burst_wakeup_tracker_init (&self->wakeups);
   self->rand = g_rand_new ();
@@ -1017,9 +1075,10 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
 static void
 post_pending_messages (GstRtpBurstPace * self)
 {
-  gboolean latency, invalid, period;
+  gboolean latency, invalid, period, rt_warning;
   GstStructure *dropped;
   guint64 n_invalid;
+  gint rt_priority, rt_error;
 
   LOCK (self);
   latency = self->post_latency;
@@ -1032,6 +1091,10 @@ post_pending_messages (GstRtpBurstPace * self)
     self->num_key_unit_requests++;
   self->post_latency = self->post_invalid_warning = FALSE;
   self->post_period_warning = FALSE;
+  rt_warning = self->post_rt_warning;
+  rt_priority = self->rt_failed;
+  rt_error = self->rt_error;
+  self->post_rt_warning = FALSE;
   UNLOCK (self);
 
   if (dropped) {
@@ -1057,6 +1120,13 @@ post_pending_messages (GstRtpBurstPace * self)
         ("The caps have no a-framerate, the RTP timestamps do not advance "
             "and frame arrivals cannot be timed. Set the frame-period "
             "property."));
+  if (rt_warning)
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("Could not give the pacing thread real-time priority %d; pacing "
+            "continues at normal priority.", rt_priority),
+        ("pthread_setschedparam (SCHED_FIFO, %d): %s. It needs "
+            "CAP_SYS_NICE or an RLIMIT_RTPRIO of at least %d (ulimit -r).",
+            rt_priority, g_strerror (rt_error), rt_priority));
 }
 
 static GstFlowReturn
@@ -1574,20 +1644,116 @@ start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
   return TRUE;
 }
 
-/* Applies the timer-slack property to the calling (task) thread. */
+/* The task's thread settings.  The thread comes from GStreamer's task pool
+ * and goes back to it when the task stops, so what the task changes on it is
+ * undone when it leaves (restore_thread_settings_locked, on the task's
+ * STREAM_STATUS LEAVE, which the pad posts from the thread itself). */
+
+/* Applies timer-slack and realtime-priority to the calling (task) thread
+ * where they differ from what it has.  A failure to set the priority is
+ * noted for post_pending_messages and not retried until the property
+ * changes. */
 static void
-apply_timer_slack_locked (GstRtpBurstPace * self)
+apply_thread_settings_locked (GstRtpBurstPace * self)
 {
-#ifdef PR_SET_TIMERSLACK
-  if (self->timer_slack == 0 || (self->slack_thread == g_thread_self () &&
-          self->slack_applied == self->timer_slack))
-    return;
-  if (prctl (PR_SET_TIMERSLACK, (unsigned long) self->timer_slack, 0, 0,
-          0) != 0)
-    GST_WARNING_OBJECT (self, "could not set the timer slack");
-  self->slack_thread = g_thread_self ();
-  self->slack_applied = self->timer_slack;
+  gboolean policy_changed = FALSE;
+
+  if (self->settings_thread != g_thread_self ()) {
+    /* a thread we have not changed yet: note what it has */
+    self->settings_thread = g_thread_self ();
+    self->slack_applied = 0;
+    self->rt_applied = 0;
+#ifdef PR_GET_TIMERSLACK
+    self->saved_slack = (gulong) prctl (PR_GET_TIMERSLACK, 0, 0, 0, 0);
 #endif
+#ifdef G_OS_UNIX
+    if (pthread_getschedparam (pthread_self (), &self->saved_policy,
+            &self->saved_param) != 0) {
+      self->saved_policy = SCHED_OTHER;
+      memset (&self->saved_param, 0, sizeof (self->saved_param));
+    }
+#endif
+  }
+
+  if (self->realtime_priority != self->rt_applied &&
+      self->realtime_priority != self->rt_failed) {
+#ifdef G_OS_UNIX
+    struct sched_param param = { 0, };
+    int ret;
+
+    if (self->realtime_priority == 0) {
+      ret = pthread_setschedparam (pthread_self (), self->saved_policy,
+          &self->saved_param);
+    } else {
+      param.sched_priority = self->realtime_priority;
+      ret = pthread_setschedparam (pthread_self (), SCHED_FIFO, &param);
+    }
+#else
+    int ret = ENOSYS;
+#endif
+    if (ret == 0) {
+      GST_DEBUG_OBJECT (self, "task thread: real-time priority %d",
+          self->realtime_priority);
+      self->rt_applied = self->realtime_priority;
+      policy_changed = TRUE;
+    } else {
+      self->rt_error = ret;
+      self->rt_failed = self->realtime_priority;
+      self->post_rt_warning = TRUE;
+    }
+  }
+
+#ifdef PR_SET_TIMERSLACK
+  /* Linux resets the slack when the policy changes: set it after */
+  if (self->timer_slack != self->slack_applied ||
+      (policy_changed && self->timer_slack != 0)) {
+    if (prctl (PR_SET_TIMERSLACK, self->timer_slack ?
+            (unsigned long) self->timer_slack : self->saved_slack, 0, 0,
+            0) != 0)
+      GST_WARNING_OBJECT (self, "could not set the timer slack");
+    self->slack_applied = self->timer_slack;
+  }
+#endif
+}
+
+/* Undoes apply_thread_settings_locked on the calling (task) thread. */
+static void
+restore_thread_settings_locked (GstRtpBurstPace * self)
+{
+  if (self->settings_thread != g_thread_self ())
+    return;
+#ifdef G_OS_UNIX
+  if (self->rt_applied != 0 && pthread_setschedparam (pthread_self (),
+          self->saved_policy, &self->saved_param) != 0)
+    GST_WARNING_OBJECT (self, "could not restore the thread's policy");
+#endif
+#ifdef PR_SET_TIMERSLACK
+  if (self->slack_applied != 0 || self->rt_applied != 0)
+    prctl (PR_SET_TIMERSLACK, self->saved_slack, 0, 0, 0);
+#endif
+  self->settings_thread = NULL;
+  self->slack_applied = 0;
+  self->rt_applied = 0;
+}
+
+static gboolean
+gst_rtp_burst_pace_post_message (GstElement * element, GstMessage * message)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (element);
+
+  if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_STREAM_STATUS &&
+      GST_MESSAGE_SRC (message) == GST_OBJECT_CAST (self->srcpad)) {
+    GstStreamStatusType type;
+    GstElement *owner;
+
+    gst_message_parse_stream_status (message, &type, &owner);
+    if (type == GST_STREAM_STATUS_TYPE_LEAVE) {
+      LOCK (self);
+      restore_thread_settings_locked (self);
+      UNLOCK (self);
+    }
+  }
+  return GST_ELEMENT_CLASS (parent_class)->post_message (element, message);
 }
 
 static void
@@ -1602,8 +1768,8 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
 
   TSAN_ACQUIRE (self);
   LOCK (self);
-  apply_timer_slack_locked (self);
 again:
+  apply_thread_settings_locked (self);
   if (self->srcresult != GST_FLOW_OK)
     goto out_flushing;
 
@@ -1936,7 +2102,8 @@ create_stats_locked (GstRtpBurstPace * self)
       "max-backlog", G_TYPE_UINT64, self->max_backlog,
       "dropped-frames", G_TYPE_UINT64, self->num_dropped_frames,
       "dropped-packets", G_TYPE_UINT64, self->num_dropped_packets,
-      "key-unit-requests", G_TYPE_UINT64, self->num_key_unit_requests, NULL);
+      "key-unit-requests", G_TYPE_UINT64, self->num_key_unit_requests,
+      "realtime-priority", G_TYPE_INT, self->rt_applied, NULL);
 }
 
 static void
@@ -1993,6 +2160,10 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
     case PROP_TIMER_SLACK:
       self->timer_slack = g_value_get_uint64 (value);
       break;
+    case PROP_REALTIME_PRIORITY:
+      self->realtime_priority = g_value_get_int (value);
+      self->rt_failed = -1;     /* try again */
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -2047,6 +2218,9 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
       break;
     case PROP_TIMER_SLACK:
       g_value_set_uint64 (value, self->timer_slack);
+      break;
+    case PROP_REALTIME_PRIORITY:
+      g_value_set_int (value, self->realtime_priority);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, create_stats_locked (self));

@@ -25,13 +25,21 @@
 #include "config.h"
 #endif
 
+#define _GNU_SOURCE             /* setresuid (), setresgid () */
+
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/check/gsttestclock.h>
 #include <gst/rtp/gstrtpbuffer.h>
 #include <gst/video/video.h>
 #ifdef __linux__
+#include <pthread.h>
+#include <grp.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #endif
 
 #define MS (G_GUINT64_CONSTANT (1000000))
@@ -984,6 +992,223 @@ GST_START_TEST (test_timer_slack)
 GST_END_TEST;
 #endif
 
+#ifdef __linux__
+/* What the element's streaming thread runs with, seen from inside it. */
+typedef struct
+{
+  gint tid;
+  gint policy;
+  gint priority;
+  gint slack;
+} ThreadSeen;
+
+static GstPadProbeReturn
+record_thread (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  ThreadSeen *seen = user_data;
+  struct sched_param param;
+  int policy;
+
+  /* runs in the element's streaming thread */
+  fail_unless_equals_int (pthread_getschedparam (pthread_self (), &policy,
+          &param), 0);
+  g_atomic_int_set (&seen->tid, (gint) syscall (SYS_gettid));
+  g_atomic_int_set (&seen->policy, policy);
+  g_atomic_int_set (&seen->priority, param.sched_priority);
+  g_atomic_int_set (&seen->slack, prctl (PR_GET_TIMERSLACK, 0, 0, 0, 0));
+  return GST_PAD_PROBE_OK;
+}
+
+static gpointer
+try_fifo (gpointer data)
+{
+  struct sched_param param = { 0, };
+
+  param.sched_priority = 1;
+  return GINT_TO_POINTER (pthread_setschedparam (pthread_self (), SCHED_FIFO,
+          &param));
+}
+
+/* Whether a thread of this process may run SCHED_FIFO: root, CAP_SYS_NICE
+ * or a large enough RLIMIT_RTPRIO. */
+static gboolean
+can_use_fifo (void)
+{
+  return g_thread_join (g_thread_new ("try-fifo", try_fifo, NULL)) == NULL;
+}
+
+/* Set by test_realtime_priority_denied for the copy of the test binary it
+ * runs: that copy drops root before the test below. */
+#define UNPRIVILEGED_ENV "RTPBURSTPACE_TEST_UNPRIVILEGED"
+
+/* Policy (field 41) and timer slack of a thread of this process; the
+ * slack of another thread is readable only with CAP_SYS_NICE (-1). */
+static void
+read_thread (gint tid, gint * policy, gint * slack)
+{
+  gchar *path = g_strdup_printf ("/proc/self/task/%d/stat", tid);
+  gchar *text = NULL, **fields;
+
+  fail_unless (g_file_get_contents (path, &text, NULL, NULL), "%s", path);
+  /* the fields after the command name, from field 3 (state) on */
+  fields = g_strsplit (strrchr (text, ')') + 2, " ", -1);
+  fail_unless (g_strv_length (fields) > 38);
+  *policy = atoi (fields[41 - 3]);
+  g_strfreev (fields);
+  g_free (text);
+  g_free (path);
+
+  /* not under task/: /proc/TID works for any thread */
+  path = g_strdup_printf ("/proc/%d/timerslack_ns", tid);
+  *slack = -1;
+  if (g_file_get_contents (path, &text, NULL, NULL))
+    *slack = atoi (text);
+  else
+    fail_unless (g_getenv (UNPRIVILEGED_ENV) != NULL, "%s", path);
+  g_free (text);
+  g_free (path);
+}
+
+static void
+drop_privileges (void)
+{
+  struct rlimit none = { 0, 0 };
+
+  fail_unless_equals_int (setrlimit (RLIMIT_RTPRIO, &none), 0);
+  if (geteuid () == 0) {
+    fail_unless_equals_int (setgroups (0, NULL), 0);
+    fail_unless_equals_int (setresgid (65534, 65534, 65534), 0);
+    fail_unless_equals_int (setresuid (65534, 65534, 65534), 0);
+  }
+  /* a changed uid makes /proc/self/task/ files unreadable otherwise */
+  prctl (PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
+/* realtime-priority and timer-slack are applied to the streaming thread,
+ * follow the properties while playing and are undone when the task leaves
+ * the thread (it goes back to GStreamer's task pool); without the right to
+ * use SCHED_FIFO the element warns once and keeps pacing. */
+GST_START_TEST (test_thread_settings)
+{
+  Fixture f;
+  ThreadSeen seen = { 0, -1, -1, -1 };
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  gboolean fifo;
+  gint own_slack, policy, slack, prio;
+  GstStructure *s;
+
+  if (g_getenv (UNPRIVILEGED_ENV))
+    drop_privileges ();
+  fifo = can_use_fifo ();
+  own_slack = prctl (PR_GET_TIMERSLACK, 0, 0, 0, 0);
+  fail_if (own_slack == 1000);
+
+  fixture_init (&f, CAPS_25, "timer-slack", G_GUINT64_CONSTANT (1000), NULL);
+  gst_element_set_bus (f.h->element, bus);
+  g_object_set (f.h->element, "realtime-priority", 7, NULL);
+  gst_pad_add_probe (f.h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
+      record_thread, &seen, NULL);
+
+  push_frame (&f, 0, 2, 1000);
+  crank_frame (&f, 0, 18 * MS, 2, 1);
+  s = get_stats (&f);
+  fail_unless (gst_structure_get_int (s, "realtime-priority", &prio));
+  gst_structure_free (s);
+  if (fifo) {
+    fail_unless_equals_int (g_atomic_int_get (&seen.policy), SCHED_FIFO);
+    fail_unless_equals_int (g_atomic_int_get (&seen.priority), 7);
+    /* Linux >= 6.7 gives real-time threads no slack at all */
+    fail_unless (g_atomic_int_get (&seen.slack) <= 1000);
+    fail_unless_equals_int (prio, 7);
+    fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+  } else {
+    GError *err = NULL;
+    gchar *debug = NULL;
+
+    fail_unless_equals_int (g_atomic_int_get (&seen.policy), SCHED_OTHER);
+    fail_unless_equals_int (g_atomic_int_get (&seen.slack), 1000);
+    fail_unless_equals_int (prio, 0);
+    /* posted by the streaming thread after its push */
+    msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+        GST_MESSAGE_WARNING);
+    fail_unless (msg != NULL);
+    gst_message_parse_warning (msg, &err, &debug);
+    fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_SETTINGS));
+    fail_unless (strstr (err->message, "real-time priority 7") != NULL);
+    fail_unless (strstr (debug, "RLIMIT_RTPRIO") != NULL);
+    g_error_free (err);
+    g_free (debug);
+    gst_message_unref (msg);
+    /* once: the next frames do not repeat it */
+    push_frame (&f, 1, 1, 1000);
+    crank_frame (&f, PERIOD, 0, 1, 1);
+    fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+    g_print ("test_thread_settings: checked without SCHED_FIFO rights\n");
+  }
+
+  if (fifo) {
+    /* back to the thread's own policy while playing, and FIFO again */
+    g_object_set (f.h->element, "realtime-priority", 0, NULL);
+    push_frame (&f, 1, 1, 1000);
+    crank_frame (&f, PERIOD, 0, 1, 1);
+    fail_unless_equals_int (g_atomic_int_get (&seen.policy), SCHED_OTHER);
+    /* the policy change reset the slack; the element sets it again */
+    fail_unless_equals_int (g_atomic_int_get (&seen.slack), 1000);
+    g_object_set (f.h->element, "realtime-priority", 9, NULL);
+    push_frame (&f, 2, 1, 1000);
+    crank_frame (&f, 2 * PERIOD, 0, 1, 1);
+    fail_unless_equals_int (g_atomic_int_get (&seen.policy), SCHED_FIFO);
+    fail_unless_equals_int (g_atomic_int_get (&seen.priority), 9);
+  }
+
+  /* READY stops the task: the pool's thread gets its own settings back */
+  fail_unless_equals_int (gst_element_set_state (f.h->element,
+          GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+  read_thread (g_atomic_int_get (&seen.tid), &policy, &slack);
+  fail_unless_equals_int (policy, SCHED_OTHER);
+  if (slack != -1)
+    fail_unless_equals_int (slack, own_slack);
+
+  gst_element_set_bus (f.h->element, NULL);
+  gst_object_unref (bus);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* When the tests run with the right to use SCHED_FIFO (as root in CI), the
+ * refusal is checked in a copy of this binary that drops it first. */
+GST_START_TEST (test_realtime_priority_denied)
+{
+  gchar *exe, *out = NULL, **env;
+  const gchar *argv[2] = { NULL, NULL };
+  gint status;
+  GError *err = NULL;
+
+  if (!can_use_fifo ())
+    return;                     /* test_thread_settings took that path */
+  exe = g_file_read_link ("/proc/self/exe", NULL);
+  fail_unless (exe != NULL);
+  argv[0] = exe;
+  env = g_get_environ ();
+  env = g_environ_setenv (env, UNPRIVILEGED_ENV, "1", TRUE);
+  env = g_environ_setenv (env, "GST_CHECKS", "test_thread_settings", TRUE);
+  fail_unless (g_spawn_sync (NULL, (gchar **) argv, env, G_SPAWN_DEFAULT,
+          NULL, NULL, &out, NULL, &status, &err), "%s",
+      err ? err->message : "");
+  fail_unless (g_spawn_check_wait_status (status, NULL), "%s", out);
+  fail_unless (strstr (out, "checked without SCHED_FIFO rights") != NULL,
+      "%s", out);
+  g_free (out);
+  g_strfreev (env);
+  g_free (exe);
+}
+
+GST_END_TEST;
+#endif
+
 GST_START_TEST (test_latency_query)
 {
   Fixture f;
@@ -1365,6 +1590,10 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_max_rate_latency_and_factor);
 #ifdef PR_GET_TIMERSLACK
   tcase_add_test (tc, test_timer_slack);
+#endif
+#ifdef __linux__
+  tcase_add_test (tc, test_thread_settings);
+  tcase_add_test (tc, test_realtime_priority_denied);
 #endif
   tcase_add_test (tc, test_latency_query);
   tcase_add_test (tc, test_flush_mid_frame);
