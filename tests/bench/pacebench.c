@@ -44,6 +44,7 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <dirent.h>
 #include <math.h>
 #include <pthread.h>
@@ -73,6 +74,7 @@ static gchar *opt_dump_dir = NULL;
 static gboolean opt_quick = FALSE;
 static gboolean opt_no_floor = FALSE;
 static gboolean opt_no_cpu = FALSE;
+static gint opt_cpu_dma_latency = -1;
 static gboolean opt_keep_jitter = FALSE;
 
 /* ------------------------------------------------------------------------ */
@@ -1558,7 +1560,8 @@ write_json (const gchar * path, ScenarioResult ** res, guint n, gchar * argv0)
   json_str (f, u.release);
   fprintf (f, ", \"gstreamer\": ");
   json_str (f, gst_version_string ());
-  fprintf (f, "},\n  \"scheduled_time\": ");
+  fprintf (f, ", \"cpu_dma_latency_us\": %d},\n  \"scheduled_time\": ",
+      opt_cpu_dma_latency);
   json_str (f, "ideal schedule rebuilt from sink-pad arrivals: t0 = max(PTS "
       "running time + upstream latency, arrival of the frame's last packet, "
       "end of previous frame), catch-up as in docs/algorithm.md, slot j at "
@@ -1767,6 +1770,10 @@ main (int argc, char **argv)
         "Skip the clock_nanosleep floor", NULL},
     {"no-cpu", 0, 0, G_OPTION_ARG_NONE, &opt_no_cpu,
         "Skip the CPU comparison with identity", NULL},
+    {"cpu-dma-latency", 0, 0, G_OPTION_ARG_INT, &opt_cpu_dma_latency,
+        "Hold a PM QoS request of this many us on /dev/cpu_dma_latency for "
+          "the whole run (0 keeps idle CPUs out of deep idle states, as "
+          "cyclictest does; needs root; default: none)", "US"},
     {"quick", 'q', 0, G_OPTION_ARG_NONE, &opt_quick,
         "CI smoke run: scenario a, 3 s, 1 CPU repetition of 2 s; asserts "
           "only that packets flow", NULL},
@@ -1797,6 +1804,19 @@ main (int argc, char **argv)
     g_printerr ("rtpburstpace not found: set GST_PLUGIN_PATH to the build's "
         "gst/ directory (e.g. GST_PLUGIN_PATH=build/gst)\n");
     return 2;
+  }
+
+  if (opt_cpu_dma_latency >= 0) {
+    /* the request holds while the file stays open: until exit */
+    gint32 us = opt_cpu_dma_latency;
+    int fd = open ("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+
+    if (fd < 0 || write (fd, &us, sizeof (us)) != sizeof (us)) {
+      g_printerr ("cannot set /dev/cpu_dma_latency: %s\n",
+          g_strerror (errno));
+      return 2;
+    }
+    g_print ("PM QoS: /dev/cpu_dma_latency held at %d us\n", us);
   }
 
   if (opt_quick) {
