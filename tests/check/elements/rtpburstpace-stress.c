@@ -32,40 +32,11 @@
 #include <gst/check/gstharness.h>
 #include <gst/rtp/gstrtpbuffer.h>
 
+#include "rtpburstpace-common.h"
+
 #define CAPS_100 "application/x-rtp, media=(string)video, " \
     "clock-rate=(int)90000, encoding-name=(string)RAW, payload=(int)96, " \
     "a-framerate=(string)100"
-
-static guint64
-stat_u64 (GstElement * e, const gchar * field)
-{
-  GstStructure *s;
-  guint64 v = 0;
-  guint u;
-
-  g_object_get (e, "stats", &s, NULL);
-  if (!gst_structure_get_uint64 (s, field, &v)) {
-    fail_unless (gst_structure_get_uint (s, field, &u), "%s", field);
-    v = u;
-  }
-  gst_structure_free (s);
-  return v;
-}
-
-static GstBuffer *
-make_packet (guint16 seq, guint32 rtptime, gboolean marker)
-{
-  GstBuffer *buf = gst_rtp_buffer_new_allocate (200, 0, 0);
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-
-  gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp);
-  gst_rtp_buffer_set_payload_type (&rtp, 96);
-  gst_rtp_buffer_set_seq (&rtp, seq);
-  gst_rtp_buffer_set_timestamp (&rtp, rtptime);
-  gst_rtp_buffer_set_marker (&rtp, marker);
-  gst_rtp_buffer_unmap (&rtp);
-  return buf;
-}
 
 static guint16
 buffer_seq (GstBuffer * buf)
@@ -149,7 +120,8 @@ GST_START_TEST (test_state_cycles)
 
       for (j = 0; j < n; j++) {
         GstFlowReturn ret = gst_harness_push (h,
-            make_packet (seq++, rtptime, marker && j == n - 1));
+            test_rtp_packet (seq++, rtptime, marker && j == n - 1, 200,
+                GST_CLOCK_TIME_NONE));
 
         if (ret == GST_FLOW_OK)
           entered++;
@@ -171,8 +143,8 @@ GST_START_TEST (test_state_cycles)
       case 1:                  /* down to READY: the queue is discarded */
         set_state_bounded (h->element, GST_STATE_READY);
         out += pull_available (h, &last_seq);
-        flushed += stat_u64 (h->element, "flushed-packets");
-        fail_unless_equals_uint64 (stat_u64 (h->element, "queued-packets"),
+        flushed += test_stat (h->element, "flushed-packets");
+        fail_unless_equals_uint64 (test_stat (h->element, "queued-packets"),
             0);
         set_state_bounded (h->element, GST_STATE_PLAYING);
         start_stream (h);
@@ -199,7 +171,7 @@ GST_START_TEST (test_state_cycles)
   }
   out += pull_available (h, &last_seq);
   /* flushes within the last READY..READY span */
-  flushed += stat_u64 (h->element, "flushed-packets");
+  flushed += test_stat (h->element, "flushed-packets");
 
   GST_INFO ("entered %" G_GUINT64_FORMAT " out %" G_GUINT64_FORMAT
       " flushed %" G_GUINT64_FORMAT, entered, out, flushed);
@@ -324,7 +296,7 @@ GST_START_TEST (test_relink_while_running)
     /* stopped before it is unlinked: what it held is flushed and counted,
      * nothing is pushed into an unlinked pad */
     set_state_bounded (pacer, GST_STATE_NULL);
-    flushed += stat_u64 (pacer, "flushed-packets");
+    flushed += test_stat (pacer, "flushed-packets");
     gst_element_unlink_many (pay, pacer, sink, NULL);
     gst_bin_remove (GST_BIN (pipeline), pacer);
     gst_object_unref (pacer);
@@ -377,9 +349,9 @@ GST_START_TEST (test_many_elements)
 
     check_no_error (pipelines[i]);
     /* all paced from the caps' frame rate, nothing lost or reordered */
-    fail_unless (stat_u64 (pacer, "frames") > 20);
-    fail_unless_equals_uint64 (stat_u64 (pacer, "unpaced-frames"), 0);
-    fail_unless_equals_uint64 (stat_u64 (pacer, "frame-period"),
+    fail_unless (test_stat (pacer, "frames") > 20);
+    fail_unless_equals_uint64 (test_stat (pacer, "unpaced-frames"), 0);
+    fail_unless_equals_uint64 (test_stat (pacer, "frame-period"),
         20 * GST_MSECOND);
     set_state_bounded (pipelines[i], GST_STATE_NULL);
     fail_unless_equals_int (checks[i].reordered, 0);

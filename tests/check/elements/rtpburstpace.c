@@ -32,6 +32,8 @@
 #include <gst/check/gsttestclock.h>
 #include <gst/rtp/gstrtpbuffer.h>
 #include <gst/video/video.h>
+
+#include "rtpburstpace-common.h"
 #ifdef __linux__
 #include <pthread.h>
 #include <grp.h>
@@ -56,25 +58,6 @@ typedef struct
   guint16 seq_in;               /* next sequence number pushed */
   guint16 seq_out;              /* next sequence number expected out */
 } Fixture;
-
-static GstBuffer *
-make_packet (guint16 seq, guint32 rtptime, gboolean marker, guint payload_len,
-    GstClockTime pts)
-{
-  GstBuffer *buf = gst_rtp_buffer_new_allocate (payload_len, 0, 0);
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-
-  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp));
-  gst_rtp_buffer_set_payload_type (&rtp, 96);
-  gst_rtp_buffer_set_ssrc (&rtp, 0x12345678);
-  gst_rtp_buffer_set_seq (&rtp, seq);
-  gst_rtp_buffer_set_timestamp (&rtp, rtptime);
-  gst_rtp_buffer_set_marker (&rtp, marker);
-  memset (gst_rtp_buffer_get_payload (&rtp), seq & 0xff, payload_len);
-  gst_rtp_buffer_unmap (&rtp);
-  GST_BUFFER_PTS (buf) = pts;
-  return buf;
-}
 
 static void
 fixture_init (Fixture * f, const gchar * caps, const gchar * first_prop, ...)
@@ -110,7 +93,7 @@ push_frame_full (Fixture * f, guint32 rtptime, GstClockTime pts, guint n,
   guint i;
 
   for (i = 0; i < n; i++)
-    fail_unless_equals_int (gst_harness_push (f->h, make_packet (f->seq_in++,
+    fail_unless_equals_int (gst_harness_push (f->h, test_rtp_packet (f->seq_in++,
                 rtptime, marker && i == n - 1, payload_len, pts)),
         GST_FLOW_OK);
 }
@@ -211,16 +194,7 @@ check_period_source (Fixture * f, const gchar * expected)
 static guint64
 stat (Fixture * f, const gchar * field)
 {
-  GstStructure *s = get_stats (f);
-  guint64 v = 0;
-  guint u;
-
-  if (!gst_structure_get_uint64 (s, field, &v)) {
-    fail_unless (gst_structure_get_uint (s, field, &u), "no field %s", field);
-    v = u;
-  }
-  gst_structure_free (s);
-  return v;
+  return test_stat (f->h->element, field);
 }
 
 /* Waits until the element has nothing queued and is idle. */
@@ -518,7 +492,7 @@ GST_START_TEST (test_close_by_eos)
   fail_unless_equals_uint64 (stat (&f, "timeout-frames"), 0);
   fail_unless_equals_uint64 (stat (&f, "frames"), 1);
   /* after EOS the chain refuses data */
-  fail_unless_equals_int (gst_harness_push (f.h, make_packet (1, 1, TRUE,
+  fail_unless_equals_int (gst_harness_push (f.h, test_rtp_packet (1, 1, TRUE,
               100, 0)), GST_FLOW_EOS);
   fixture_clear (&f);
 }
@@ -591,7 +565,7 @@ GST_START_TEST (test_new_stream_after_eos)
     if (eos)
       break;
   }
-  fail_unless_equals_int (gst_harness_push (f.h, make_packet (f.seq_in, 1,
+  fail_unless_equals_int (gst_harness_push (f.h, test_rtp_packet (f.seq_in, 1,
               TRUE, 100, 0)), GST_FLOW_EOS);
   fail_unless (gst_harness_push_event (f.h,
           gst_event_new_stream_start ("third")));
@@ -612,7 +586,7 @@ GST_START_TEST (test_buffer_list_input)
   /* rtpvrawpay style: one list with two whole frames */
   fixture_init (&f, CAPS_25, NULL);
   for (i = 0; i < 20; i++)
-    gst_buffer_list_add (list, make_packet (f.seq_in++, 1000 + (i / 10) * 3600,
+    gst_buffer_list_add (list, test_rtp_packet (f.seq_in++, 1000 + (i / 10) * 3600,
             i % 10 == 9, 1000, (i / 10) * PERIOD));
   fail_unless_equals_int (gst_pad_push_list (f.h->srcpad, list), GST_FLOW_OK);
   crank_frame (&f, 0, 3600000, 10, 1);
@@ -775,7 +749,7 @@ GST_START_TEST (test_downstream_flow)
 
   /* the task stops; the chain returns the flow to upstream */
   for (i = 0; i < 1000; i++) {
-    ret = gst_harness_push (f.h, make_packet (f.seq_in++, 5000, TRUE, 100,
+    ret = gst_harness_push (f.h, test_rtp_packet (f.seq_in++, 5000, TRUE, 100,
             PERIOD));
     if (ret != GST_FLOW_OK)
       break;
@@ -1532,7 +1506,7 @@ GST_END_TEST;
 GST_START_TEST (test_packets_unchanged)
 {
   Fixture f;
-  GstBuffer *in = make_packet (7, 1000, TRUE, 500, 0), *out;
+  GstBuffer *in = test_rtp_packet (7, 1000, TRUE, 500, 0), *out;
   GstMapInfo a, b;
 
   fixture_init (&f, CAPS_25, NULL);

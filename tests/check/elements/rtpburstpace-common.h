@@ -1,0 +1,67 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* Helpers shared by the element test suites. */
+
+#ifndef RTPBURSTPACE_TEST_COMMON_H
+#define RTPBURSTPACE_TEST_COMMON_H
+
+#include <gst/check/gstcheck.h>
+#include <gst/rtp/gstrtpbuffer.h>
+
+/* An RTP packet (payload type 96, SSRC 0x12345678) with @payload_len
+ * bytes of payload, each the low byte of @seq, and PTS @pts. */
+static inline GstBuffer *
+test_rtp_packet (guint16 seq, guint32 rtptime, gboolean marker,
+    guint payload_len, GstClockTime pts)
+{
+  GstBuffer *buf = gst_rtp_buffer_new_allocate (payload_len, 0, 0);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp));
+  gst_rtp_buffer_set_payload_type (&rtp, 96);
+  gst_rtp_buffer_set_ssrc (&rtp, 0x12345678);
+  gst_rtp_buffer_set_seq (&rtp, seq);
+  gst_rtp_buffer_set_timestamp (&rtp, rtptime);
+  gst_rtp_buffer_set_marker (&rtp, marker);
+  memset (gst_rtp_buffer_get_payload (&rtp), seq & 0xff, payload_len);
+  gst_rtp_buffer_unmap (&rtp);
+  GST_BUFFER_PTS (buf) = pts;
+  return buf;
+}
+
+/* A counter of the element's stats (a guint64 or guint field). */
+static inline guint64
+test_stat (GstElement * element, const gchar * field)
+{
+  GstStructure *s;
+  guint64 v = 0;
+  guint u;
+
+  g_object_get (element, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  if (!gst_structure_get_uint64 (s, field, &v)) {
+    fail_unless (gst_structure_get_uint (s, field, &u), "no field %s", field);
+    v = u;
+  }
+  gst_structure_free (s);
+  return v;
+}
+
+#endif /* RTPBURSTPACE_TEST_COMMON_H */
