@@ -30,12 +30,16 @@ SOURCE_ROOT = os.path.dirname(os.path.dirname(HERE))
 
 def run(args):
     os.makedirs(args.out, exist_ok=True)
-    described = subprocess.run(
-        ["git", "-C", SOURCE_ROOT, "describe", "--always", "--dirty"],
-        capture_output=True, text=True)
+    # the commit, and whether the element or the benchmark differ from it
+    commit = subprocess.run(
+        ["git", "-C", SOURCE_ROOT, "describe", "--always"],
+        capture_output=True, text=True).stdout.strip() or "unknown"
+    if subprocess.run(["git", "-C", SOURCE_ROOT, "diff", "--quiet", "HEAD",
+                       "--", "gst", "tests/bench"]).returncode != 0:
+        commit += " with uncommitted changes to gst/ or tests/bench/"
     with open(os.path.join(args.out, "source.txt"), "w") as f:
-        f.write("commit %s; pacebench %s\n" % (
-            described.stdout.strip() or "unknown", " ".join(args.pacebench)))
+        f.write("commit %s; pacebench %s\n" % (commit,
+                                                " ".join(args.pacebench)))
     env = dict(os.environ)
     env.setdefault("GST_PLUGIN_PATH", os.path.join(args.build, "gst"))
     exe = os.path.join(args.build, "tests", "bench", "pacebench")
