@@ -1742,13 +1742,16 @@ gst_rtp_burst_pace_post_message (GstElement * element, GstMessage * message)
 {
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (element);
 
-  if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_STREAM_STATUS &&
-      GST_MESSAGE_SRC (message) == GST_OBJECT_CAST (self->srcpad)) {
+  if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_STREAM_STATUS) {
     GstStreamStatusType type;
     GstElement *owner;
 
     gst_message_parse_stream_status (message, &type, &owner);
-    if (type == GST_STREAM_STATUS_TYPE_LEAVE) {
+    /* LEAVE is posted from the task's thread as it leaves; the task start
+     * ordered the element's construction before it (as at the loop's top) */
+    TSAN_ACQUIRE (self);
+    if (type == GST_STREAM_STATUS_TYPE_LEAVE &&
+        GST_MESSAGE_SRC (message) == GST_OBJECT_CAST (self->srcpad)) {
       LOCK (self);
       restore_thread_settings_locked (self);
       UNLOCK (self);

@@ -1012,7 +1012,7 @@ can_use_fifo (void)
 }
 
 /* Set by test_realtime_priority_denied for the copy of the test binary it
- * runs: that copy drops root before the test below. */
+ * runs: that copy drops root before Check starts (rtpburstpace_suite). */
 #define UNPRIVILEGED_ENV "RTPBURSTPACE_TEST_UNPRIVILEGED"
 
 /* Policy (field 41) and timer slack of a thread of this process; the
@@ -1048,11 +1048,13 @@ drop_privileges (void)
 {
   struct rlimit none = { 0, 0 };
 
-  fail_unless_equals_int (setrlimit (RLIMIT_RTPRIO, &none), 0);
+  /* called before Check runs anything (its files then belong to the new
+   * user): plain assertions */
+  g_assert_cmpint (setrlimit (RLIMIT_RTPRIO, &none), ==, 0);
   if (geteuid () == 0) {
-    fail_unless_equals_int (setgroups (0, NULL), 0);
-    fail_unless_equals_int (setresgid (65534, 65534, 65534), 0);
-    fail_unless_equals_int (setresuid (65534, 65534, 65534), 0);
+    g_assert_cmpint (setgroups (0, NULL), ==, 0);
+    g_assert_cmpint (setresgid (65534, 65534, 65534), ==, 0);
+    g_assert_cmpint (setresuid (65534, 65534, 65534), ==, 0);
   }
   /* a changed uid makes /proc/self/task/ files unreadable otherwise */
   prctl (PR_SET_DUMPABLE, 1, 0, 0, 0);
@@ -1072,8 +1074,6 @@ GST_START_TEST (test_thread_settings)
   gint own_slack, policy, slack, prio;
   GstStructure *s;
 
-  if (g_getenv (UNPRIVILEGED_ENV))
-    drop_privileges ();
   fifo = can_use_fifo ();
   own_slack = prctl (PR_GET_TIMERSLACK, 0, 0, 0, 0);
   fail_if (own_slack == 1000);
@@ -1169,6 +1169,9 @@ GST_START_TEST (test_realtime_priority_denied)
   env = g_get_environ ();
   env = g_environ_setenv (env, UNPRIVILEGED_ENV, "1", TRUE);
   env = g_environ_setenv (env, "GST_CHECKS", "test_thread_settings", TRUE);
+  /* Check's message files go to $TEMP, else the working directory, which
+   * the dropped user may not be allowed to write */
+  env = g_environ_setenv (env, "TEMP", g_get_tmp_dir (), TRUE);
   fail_unless (g_spawn_sync (NULL, (gchar **) argv, env, G_SPAWN_DEFAULT,
           NULL, NULL, &out, NULL, &status, &err), "%s",
       err ? err->message : "");
@@ -1534,6 +1537,11 @@ rtpburstpace_suite (void)
 {
   Suite *s = suite_create ("rtpburstpace");
   TCase *tc = tcase_create ("general");
+
+#ifdef __linux__
+  if (g_getenv (UNPRIVILEGED_ENV))
+    drop_privileges ();
+#endif
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cbr_slots);
