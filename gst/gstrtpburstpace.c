@@ -52,6 +52,10 @@
  * synchronising sink would hold them until the frame's latest packet is due
  * and send them together again.
  *
+ * At raw-video packet rates, #GstRtpBurstPace:min-slot-duration puts
+ * several packets in a slot, and #GstRtpBurstPace:realtime-priority keeps
+ * other threads from delaying the slots (docs/performance.md).
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc is-live=true ! \
