@@ -29,7 +29,9 @@
  *     actual push time - scheduled time.
  *  2. floor: a bare clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME) loop on
  *     its own thread at the scenario's slot spacing, for as many slots as
- *     the timing run measured, right after it (idle machine).
+ *     the timing run measured, right after it (idle machine); with
+ *     --floor-spin it sleeps until that long before each time and
+ *     busy-waits the rest, to show what a spin would buy and cost.
  *  3. CPU: the same pipeline without probes, with rtpburstpace and with
  *     identity in its place, interleaved, --cpu-reps times each; the
  *     process CPU time (getrusage, user+sys) of each run.
@@ -75,6 +77,7 @@ static gboolean opt_quick = FALSE;
 static gboolean opt_no_floor = FALSE;
 static gboolean opt_no_cpu = FALSE;
 static gint opt_cpu_dma_latency = -1;
+static gint opt_floor_spin = 0;
 static gboolean opt_keep_jitter = FALSE;
 
 /* ------------------------------------------------------------------------ */
@@ -760,6 +763,7 @@ run_pipeline (const Scenario * sc, gboolean with_pacer, gdouble seconds,
 typedef struct
 {
   guint64 spacing_ns;
+  guint64 spin_ns;              /* poll the clock for this long before each */
   gsize n;
   gint64 *err;
   gdouble cpu_s;
@@ -778,13 +782,18 @@ floor_thread (gpointer data)
   clock_gettime (CLOCK_MONOTONIC, &ts);
   start = (guint64) ts.tv_sec * 1000000000ull + ts.tv_nsec + 1000000;
   for (i = 0; i < job->n; i++) {
+    guint64 wake;
+
     target = start + i * job->spacing_ns;
-    ts.tv_sec = target / 1000000000ull;
-    ts.tv_nsec = target % 1000000000ull;
+    wake = target - MIN (job->spin_ns, target - start);
+    ts.tv_sec = wake / 1000000000ull;
+    ts.tv_nsec = wake % 1000000000ull;
     while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
         EINTR);
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    now = (guint64) ts.tv_sec * 1000000000ull + ts.tv_nsec;
+    do {                        /* --floor-spin: busy-wait the rest */
+      clock_gettime (CLOCK_MONOTONIC, &ts);
+      now = (guint64) ts.tv_sec * 1000000000ull + ts.tv_nsec;
+    } while (now < target);
     job->err[i] = (gint64) (now - target);
   }
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c1);
@@ -1292,10 +1301,12 @@ run_scenario (const Scenario * sc)
     GThread *t;
 
     job.spacing_ns = R->spacing_ns;
+    job.spin_ns = (guint64) opt_floor_spin * 1000;
     job.n = R->slots_measured;
     job.err = g_new (gint64, job.n);
     g_print ("   floor: clock_nanosleep loop, %" G_GSIZE_FORMAT
-        " wake-ups every %.1f us ...\n", job.n, job.spacing_ns / 1e3);
+        " wake-ups every %.1f us, spinning the last %d us ...\n", job.n,
+        job.spacing_ns / 1e3, opt_floor_spin);
     t = g_thread_new ("floor", floor_thread, &job);
     g_thread_join (t);
     R->floor = dist_of (job.err, job.n);
@@ -1560,8 +1571,8 @@ write_json (const gchar * path, ScenarioResult ** res, guint n, gchar * argv0)
   json_str (f, u.release);
   fprintf (f, ", \"gstreamer\": ");
   json_str (f, gst_version_string ());
-  fprintf (f, ", \"cpu_dma_latency_us\": %d},\n  \"scheduled_time\": ",
-      opt_cpu_dma_latency);
+  fprintf (f, ", \"cpu_dma_latency_us\": %d, \"floor_spin_us\": %d},\n"
+      "  \"scheduled_time\": ", opt_cpu_dma_latency, opt_floor_spin);
   json_str (f, "ideal schedule rebuilt from sink-pad arrivals: t0 = max(PTS "
       "running time + upstream latency, arrival of the frame's last packet, "
       "end of previous frame), catch-up as in docs/algorithm.md, slot j at "
@@ -1774,6 +1785,10 @@ main (int argc, char **argv)
         "Hold a PM QoS request of this many us on /dev/cpu_dma_latency for "
           "the whole run (0 keeps idle CPUs out of deep idle states, as "
           "cyclictest does; needs root; default: none)", "US"},
+    {"floor-spin", 0, 0, G_OPTION_ARG_INT, &opt_floor_spin,
+        "The floor loop sleeps until this many us before each wake-up time "
+          "and busy-waits the rest (what a spin before the deadline would "
+          "buy, and cost; default 0)", "US"},
     {"quick", 'q', 0, G_OPTION_ARG_NONE, &opt_quick,
         "CI smoke run: scenario a, 3 s, 1 CPU repetition of 2 s; asserts "
           "only that packets flow", NULL},
