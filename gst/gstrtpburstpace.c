@@ -1710,8 +1710,7 @@ apply_thread_settings_locked (GstRtpBurstPace * self)
 
 #ifdef PR_SET_TIMERSLACK
   /* Linux resets the slack when the policy changes: set it after */
-  if (self->timer_slack != self->slack_applied ||
-      (policy_changed && self->timer_slack != 0)) {
+  if (self->timer_slack != self->slack_applied || policy_changed) {
     if (prctl (PR_SET_TIMERSLACK, self->timer_slack ?
             (unsigned long) self->timer_slack : self->saved_slack, 0, 0,
             0) != 0)
@@ -2170,7 +2169,8 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
       break;
     case PROP_REALTIME_PRIORITY:
       self->realtime_priority = g_value_get_int (value);
-      self->rt_failed = -1;     /* try again */
+      self->rt_failed = -1;     /* try again, and warn about that try */
+      self->post_rt_warning = FALSE;
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
