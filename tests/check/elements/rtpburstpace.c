@@ -93,9 +93,9 @@ push_frame_full (Fixture * f, guint32 rtptime, GstClockTime pts, guint n,
   guint i;
 
   for (i = 0; i < n; i++)
-    fail_unless_equals_int (gst_harness_push (f->h, test_rtp_packet (f->seq_in++,
-                rtptime, marker && i == n - 1, payload_len, pts)),
-        GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (f->h,
+            test_rtp_packet (f->seq_in++, rtptime, marker && i == n - 1,
+                payload_len, pts)), GST_FLOW_OK);
 }
 
 /* frame number i of a 25 fps stream */
@@ -586,8 +586,8 @@ GST_START_TEST (test_buffer_list_input)
   /* rtpvrawpay style: one list with two whole frames */
   fixture_init (&f, CAPS_25, NULL);
   for (i = 0; i < 20; i++)
-    gst_buffer_list_add (list, test_rtp_packet (f.seq_in++, 1000 + (i / 10) * 3600,
-            i % 10 == 9, 1000, (i / 10) * PERIOD));
+    gst_buffer_list_add (list, test_rtp_packet (f.seq_in++,
+            1000 + (i / 10) * 3600, i % 10 == 9, 1000, (i / 10) * PERIOD));
   fail_unless_equals_int (gst_pad_push_list (f.h->srcpad, list), GST_FLOW_OK);
   crank_frame (&f, 0, 3600000, 10, 1);
   crank_frame (&f, PERIOD, 3600000, 10, 1);
