@@ -939,33 +939,6 @@ GST_START_TEST (test_max_rate_latency_and_factor)
 
 GST_END_TEST;
 
-#ifdef PR_GET_TIMERSLACK
-static GstPadProbeReturn
-record_timer_slack (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
-{
-  /* runs in the element's streaming thread */
-  g_atomic_int_set ((gint *) user_data, prctl (PR_GET_TIMERSLACK, 0, 0, 0,
-          0));
-  return GST_PAD_PROBE_OK;
-}
-
-GST_START_TEST (test_timer_slack)
-{
-  Fixture f;
-  gint slack = -1;
-
-  fixture_init (&f, CAPS_25, "timer-slack", G_GUINT64_CONSTANT (1000), NULL);
-  gst_pad_add_probe (f.h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
-      record_timer_slack, &slack, NULL);
-  push_frame (&f, 0, 2, 1000);
-  crank_frame (&f, 0, 18 * MS, 2, 1);
-  fail_unless_equals_int (g_atomic_int_get (&slack), 1000);
-  fixture_clear (&f);
-}
-
-GST_END_TEST;
-#endif
-
 #ifdef __linux__
 /* What the element's streaming thread runs with, seen from inside it. */
 typedef struct
@@ -1059,6 +1032,22 @@ drop_privileges (void)
   /* a changed uid makes /proc/self/task/ files unreadable otherwise */
   prctl (PR_SET_DUMPABLE, 1, 0, 0, 0);
 }
+
+GST_START_TEST (test_timer_slack)
+{
+  Fixture f;
+  ThreadSeen seen = { 0, -1, -1, -1 };
+
+  fixture_init (&f, CAPS_25, "timer-slack", G_GUINT64_CONSTANT (1000), NULL);
+  gst_pad_add_probe (f.h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
+      record_thread, &seen, NULL);
+  push_frame (&f, 0, 2, 1000);
+  crank_frame (&f, 0, 18 * MS, 2, 1);
+  fail_unless_equals_int (g_atomic_int_get (&seen.slack), 1000);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
 
 /* realtime-priority and timer-slack are applied to the streaming thread,
  * follow the properties while playing and are undone when the task leaves
@@ -1570,10 +1559,8 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_max_latency_compresses);
   tcase_add_test (tc, test_overload_drop);
   tcase_add_test (tc, test_max_rate_latency_and_factor);
-#ifdef PR_GET_TIMERSLACK
-  tcase_add_test (tc, test_timer_slack);
-#endif
 #ifdef __linux__
+  tcase_add_test (tc, test_timer_slack);
   tcase_add_test (tc, test_thread_settings);
   tcase_add_test (tc, test_realtime_priority_denied);
 #endif
