@@ -62,7 +62,6 @@ def run(args):
 def load(directory):
     """{variant: {scenario: [result of each rep, in rep order]}}"""
     runs = {}
-    order = []
     for path in glob.glob(os.path.join(directory, "*-*.json")):
         m = re.match(r"(.+)-(\d+)\.json$", os.path.basename(path))
         if not m:
@@ -73,8 +72,6 @@ def load(directory):
         for sc in data["scenarios"]:
             runs.setdefault(name, {}).setdefault(sc["name"], []).append(
                 (rep, sc))
-        if name not in order:
-            order.append(name)
     for name in runs:
         for scen in runs[name]:
             runs[name][scen] = [sc for _, sc in sorted(runs[name][scen],
