@@ -353,7 +353,6 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (rtpburstpace, "rtpburstpace",
   TSAN_PRE_LOCK (&(s)->lock);                      \
   TSAN_POST_LOCK (&(s)->lock);                     \
 } G_STMT_END
-#define WAIT(s) COND_WAIT (s)
 /* g_cond_wait_until () on the element's cond: end in g_get_monotonic_time ()
  * microseconds; FALSE once end has passed */
 #define COND_WAIT_UNTIL(s, end, res) G_STMT_START {  \
@@ -1039,7 +1038,7 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
     if (self->n_closed >= MAX_QUEUED_FRAMES) {
       while (self->n_closed >= MAX_QUEUED_FRAMES &&
           self->srcresult == GST_FLOW_OK)
-        WAIT (self);
+        COND_WAIT (self);
       /* the packet arrives now, not when the chain began to wait */
       *now = running_time_now (self);
     }
@@ -1293,7 +1292,7 @@ gst_rtp_burst_pace_sink_query (GstPad * pad, GstObject * parent,
     LOCK (self);
     close_open_frame_locked (self);
     while (self->srcresult == GST_FLOW_OK && self->items.length > 0)
-      WAIT (self);
+      COND_WAIT (self);
     if (self->srcresult != GST_FLOW_OK) {
       UNLOCK (self);
       return FALSE;
