@@ -642,7 +642,7 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    *
    * On the 2-core development machines, raw 1080p video (90 000 to 180 000
    * packets/s) had 0.2-14 % of its frames end later than one frame period
-   * after their start at normal priority, and at most 0.2 % (none in most
+   * after their start at normal priority, and at most 0.3 % (none in most
    * 30 s runs) with `realtime-priority=10`; the p99 release error of 720p
    * H.264 went from 1.8 ms to 0.17 ms (docs/performance.md).  The thread
    * never busy-waits.
