@@ -28,23 +28,49 @@
 void
 rtp_burst_sink_hold_init (RtpBurstSinkHold * hold)
 {
-  hold->latency = NONE;
+  guint i;
+
+  for (i = 0; i < RTP_BURST_HOLD_N_SOURCES; i++)
+    hold->latency[i] = NONE;
   hold->offset = 0;
-  hold->held_seen = FALSE;
+  hold->source = hold->held_by = -1;
   hold->n_held = 0;
 }
 
 /**
  * rtp_burst_sink_hold_set_latency:
- * @latency: the value of a LATENCY event that came from downstream
+ * @source: where the value comes from
+ * @latency: the value of a LATENCY event that came from downstream, or the
+ *   minimum latency the element answered to a LATENCY query
  *
- * Notes the pipeline latency a synchronising sink adds.  It becomes the
- * offset at the next frame if a held push was seen or an offset is in use.
+ * Notes a latency that an element downstream may add.  It becomes the
+ * offset at the next frame once a held push matched it, or if the offset
+ * follows it already.
  */
 void
-rtp_burst_sink_hold_set_latency (RtpBurstSinkHold * hold, guint64 latency)
+rtp_burst_sink_hold_set_latency (RtpBurstSinkHold * hold,
+    RtpBurstHoldSource source, guint64 latency)
 {
-  hold->latency = latency == NONE ? NONE : MIN (latency, NONE - 1);
+  g_return_if_fail (source < RTP_BURST_HOLD_N_SOURCES);
+  hold->latency[source] = latency;
+}
+
+/* Does a push of a slot of DTS running time @release_dts, begun at
+ * @push_start and ended at @push_end, look held by an element that adds
+ * @latency? */
+static gboolean
+held_with (guint64 release_dts, guint64 latency, guint64 push_start,
+    guint64 push_end)
+{
+  guint64 release;
+
+  if (latency == NONE || release_dts > NONE - 1 - latency)
+    return FALSE;
+  release = release_dts + latency;
+  /* it had a wait of its own to do, and the push ended with it */
+  return release >= push_start && release - push_start >= RTP_BURST_HOLD_MIN
+      && !(release > push_end && release - push_end > RTP_BURST_HOLD_EARLY)
+      && !(push_end > release && push_end - release > RTP_BURST_HOLD_LATE);
 }
 
 /**
@@ -55,48 +81,46 @@ rtp_burst_sink_hold_set_latency (RtpBurstSinkHold * hold, guint64 latency)
  * @push_end: when it returned
  *
  * Judges one push of paced packets.  Returns %TRUE if downstream held it
- * the way a synchronising sink with the announced latency does: for at
- * least RTP_BURST_HOLD_MIN, returning about when it would release a
- * packet of DTS running time @slot_time - @frame_offset, which was at
+ * the way a synchronising element with one of the known latencies does:
+ * for at least RTP_BURST_HOLD_MIN, returning about when it would release
+ * a packet of DTS running time @slot_time - @frame_offset, which was at
  * least RTP_BURST_HOLD_MIN after the push began.
  */
 gboolean
 rtp_burst_sink_hold_push_done (RtpBurstSinkHold * hold, guint64 slot_time,
     guint64 frame_offset, guint64 push_start, guint64 push_end)
 {
-  guint64 release;
+  guint i;
 
-  if (hold->latency == NONE || push_end < push_start ||
-      push_end - push_start < RTP_BURST_HOLD_MIN || frame_offset > slot_time)
+  if (push_end < push_start || push_end - push_start < RTP_BURST_HOLD_MIN ||
+      frame_offset > slot_time)
     return FALSE;
 
-  release = slot_time - frame_offset;
-  if (release > NONE - 1 - hold->latency)
-    return FALSE;
-  release += hold->latency;
-  /* the sink had a wait of its own to do, and the push ended with it */
-  if (release < push_start || release - push_start < RTP_BURST_HOLD_MIN ||
-      (release > push_end && release - push_end > RTP_BURST_HOLD_EARLY) ||
-      (push_end > release && push_end - release > RTP_BURST_HOLD_LATE))
-    return FALSE;
-
-  hold->held_seen = TRUE;
-  hold->n_held++;
-  return TRUE;
+  for (i = 0; i < RTP_BURST_HOLD_N_SOURCES; i++) {
+    if (held_with (slot_time - frame_offset, hold->latency[i], push_start,
+            push_end)) {
+      hold->held_by = i;
+      hold->n_held++;
+      return TRUE;
+    }
+  }
+  return FALSE;
 }
 
 /**
  * rtp_burst_sink_hold_frame_start:
  *
- * Returns: the offset R for the frame that starts now: the announced
- * latency once a push was held (or an offset is in use already), else the
- * offset so far.
+ * Returns: the offset R for the frame that starts now: the latency a held
+ * push matched since the last frame start, else the current value of the
+ * latency R follows, else the offset so far.
  */
 guint64
 rtp_burst_sink_hold_frame_start (RtpBurstSinkHold * hold)
 {
-  if ((hold->held_seen || hold->offset > 0) && hold->latency != NONE)
-    hold->offset = hold->latency;
-  hold->held_seen = FALSE;
+  if (hold->held_by >= 0)
+    hold->source = hold->held_by;
+  if (hold->source >= 0 && hold->latency[hold->source] != NONE)
+    hold->offset = hold->latency[hold->source];
+  hold->held_by = -1;
   return hold->offset;
 }

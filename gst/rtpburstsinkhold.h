@@ -18,28 +18,39 @@
  */
 
 /*
- * A synchronising sink downstream (udpsink's default sync=true, the
- * multiudpsink of gst-rtsp-server) releases a buffer at the running time
- * of its DTS (else PTS) plus the pipeline latency L, and blocks the thread
- * that pushed it until then.  The element gives each paced packet a DTS
- * whose running time is its slot time minus an offset R, so such a sink
- * releases it at slot time - R + L.  This unit decides R from what the
- * element sees of downstream, with no pads, locks or clock:
+ * An element that synchronises downstream holds each buffer until the
+ * running time of its DTS (else PTS) plus a latency X, and blocks the
+ * thread that pushed it until then:
  *
- * - R starts at 0: the DTS is the slot time.  A sink behind a queue (not
- *   in the element's thread) then releases every packet L after its slot:
- *   the spacing survives, L later.
+ * - a sink (GstBaseSink with sync=true: udpsink's default, gst-rtsp-server's
+ *   multiudpsink): X = the pipeline latency, which it also sends upstream in
+ *   a LATENCY event;
+ * - clocksync (webrtcbin puts one behind each of its sink pads): X = the
+ *   upstream latency its LATENCY query returned, i.e. what the element
+ *   answered to that query.
+ *
+ * The element gives each paced packet a DTS whose running time is its slot
+ * time minus an offset R, so such an element releases it at slot - R + X.
+ * This unit decides R from what the element sees of downstream, with no
+ * pads, locks or clock:
+ *
+ * - R starts at 0: the DTS is the slot time.  A synchronising element
+ *   behind a queue (not in the element's thread) then releases every packet
+ *   X after its slot: the spacing survives, X later.
  * - A push that downstream held for at least RTP_BURST_HOLD_MIN and that
- *   returned when a sink with the latency of the last LATENCY event would
- *   release it is "held": a synchronising sink sits in the element's own
- *   thread.  From the next frame on, R = L: frames are due L after their
- *   timestamp, the element waits for each slot itself and the sink's own
- *   wait ends at once, so the two never fight.
- * - Once R > 0, a new LATENCY event's value becomes R at the next frame.
+ *   returned when an element with one of the two known latencies would
+ *   release its packet is "held": a synchronising element sits in the
+ *   element's own thread.  From the next frame on, R = that latency:
+ *   frames are due R after their timestamp, the element waits for each
+ *   slot itself and downstream's wait ends at once, so the two never fight.
+ * - Once R > 0, R follows later values of the same latency (a new LATENCY
+ *   event, a new query answer) from the next frame on.
  *
- * Without a LATENCY event (no synchronising sink sent one) R stays 0: a
- * push that is merely slow (a busy downstream, a host stall) never moves
- * the schedule.  All times are running times in ns.
+ * A latency that is only known, without a held push, never sets R: a
+ * sync=false sink forwards the pipeline latency too.  And a push that is
+ * merely slow (a busy downstream, a host stall) is not held unless it ends
+ * where one of the known latencies says, so R can never grow by itself.
+ * All times are running times in ns.
  */
 
 #ifndef __RTP_BURST_SINK_HOLD_H__
@@ -52,20 +63,30 @@ G_BEGIN_DECLS
 /* A push shorter than this was not held. */
 #define RTP_BURST_HOLD_MIN (G_GUINT64_CONSTANT (1000000))       /* 1 ms */
 /* How far before / after its expected release a held push may return and
- * still count as held by a sink with the announced latency. */
+ * still count as held by an element with that latency. */
 #define RTP_BURST_HOLD_EARLY (G_GUINT64_CONSTANT (1000000))     /* 1 ms */
 #define RTP_BURST_HOLD_LATE (G_GUINT64_CONSTANT (5000000))      /* 5 ms */
 
+typedef enum
+{
+  RTP_BURST_HOLD_EVENT = 0,     /* the last LATENCY event from downstream */
+  RTP_BURST_HOLD_QUERY,         /* the element's last LATENCY query answer */
+  RTP_BURST_HOLD_N_SOURCES
+} RtpBurstHoldSource;
+
 typedef struct
 {
-  guint64 latency;              /* last LATENCY event, G_MAXUINT64 = none */
+  guint64 latency[RTP_BURST_HOLD_N_SOURCES];    /* G_MAXUINT64 = unknown */
   guint64 offset;               /* R for new frames */
-  gboolean held_seen;           /* a held push since the last frame start */
+  gint source;                  /* the latency R follows, -1 = none */
+  gint held_by;                 /* ... a held push matched since the last
+                                 * frame start, -1 = none */
   guint64 n_held;               /* held pushes, for the stats */
 } RtpBurstSinkHold;
 
 void     rtp_burst_sink_hold_init        (RtpBurstSinkHold * hold);
 void     rtp_burst_sink_hold_set_latency (RtpBurstSinkHold * hold,
+                                          RtpBurstHoldSource source,
                                           guint64 latency);
 gboolean rtp_burst_sink_hold_push_done   (RtpBurstSinkHold * hold,
                                           guint64 slot_time,

@@ -49,7 +49,7 @@ GST_START_TEST (test_held_push_sets_offset)
   RtpBurstSinkHold h;
 
   rtp_burst_sink_hold_init (&h);
-  rtp_burst_sink_hold_set_latency (&h, 60 * MS);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
   /* the latency alone changes nothing: a sync=false sink forwards it too */
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 0);
 
@@ -79,7 +79,7 @@ GST_START_TEST (test_not_held)
   RtpBurstSinkHold h;
 
   rtp_burst_sink_hold_init (&h);
-  rtp_burst_sink_hold_set_latency (&h, 60 * MS);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
   /* shorter than RTP_BURST_HOLD_MIN */
   fail_if (rtp_burst_sink_hold_push_done (&h, 10 * MS, 0, 10 * MS,
           10 * MS + 999 * US));
@@ -113,27 +113,82 @@ GST_START_TEST (test_latency_changes)
   RtpBurstSinkHold h;
 
   rtp_burst_sink_hold_init (&h);
-  rtp_burst_sink_hold_set_latency (&h, 60 * MS);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
   fail_unless (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS));
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 60 * MS);
   /* a new latency while the offset is in use: taken at the next frame,
    * larger or smaller */
-  rtp_burst_sink_hold_set_latency (&h, 80 * MS);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 80 * MS);
   fail_unless_equals_uint64 (h.offset, 60 * MS);
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 80 * MS);
-  rtp_burst_sink_hold_set_latency (&h, 30 * MS);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 30 * MS);
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 30 * MS);
   /* a held push judged against the frame's own offset: the sink with
    * 30 ms releases slot 200 ms of a frame planned with 80 ms at 150 ms */
   fail_unless (rtp_burst_sink_hold_push_done (&h, 200 * MS, 80 * MS,
           120 * MS, 150 * MS));
   /* the offset is the latency, never more: held pushes do not add up */
-  rtp_burst_sink_hold_set_latency (&h, 30 * MS);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 30 * MS);
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 30 * MS);
   /* a LATENCY event without a time is kept as unknown */
-  rtp_burst_sink_hold_set_latency (&h, G_MAXUINT64);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, G_MAXUINT64);
   fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS));
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 30 * MS);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_query_latency)
+{
+  RtpBurstSinkHold h;
+
+  /* a clocksync downstream (webrtcbin) adds what the element answered to
+   * the LATENCY query, 40 ms; the pipeline latency of the LATENCY event is
+   * 0 there (its sink does not synchronise) */
+  rtp_burst_sink_hold_init (&h);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 0);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_QUERY, 40 * MS);
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 0);
+  fail_unless (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 40 * MS));
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 40 * MS);
+  /* R follows the query's value, not the event's */
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 90 * MS);
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 40 * MS);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_QUERY, 50 * MS);
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 50 * MS);
+
+  /* a sink with both known: the push ends at 60 ms, the event's value;
+   * the query's 40 ms does not match */
+  rtp_burst_sink_hold_init (&h);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_QUERY, 40 * MS);
+  fail_unless (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS));
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 60 * MS);
+  /* a push that ends at neither is not held */
+  fail_if (rtp_burst_sink_hold_push_done (&h, 100 * MS, 60 * MS, 100 * MS,
+          150 * MS));
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_slow_downstream_never_grows)
+{
+  RtpBurstSinkHold h;
+  guint64 slot, offset = 0;
+  guint i;
+
+  /* a downstream that takes 3 ms per push (no synchronisation), with a
+   * latency of 3 ms known: the first push looks held, R becomes 3 ms and
+   * stays there however long this goes on */
+  rtp_burst_sink_hold_init (&h);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 3 * MS);
+  for (i = 0; i < 100; i++) {
+    slot = i * 40 * MS + offset;
+    rtp_burst_sink_hold_push_done (&h, slot, offset, slot, slot + 3 * MS);
+    offset = rtp_burst_sink_hold_frame_start (&h);
+    fail_unless (offset <= 3 * MS);
+  }
+  fail_unless_equals_uint64 (offset, 3 * MS);
 }
 
 GST_END_TEST;
@@ -149,6 +204,8 @@ rtpburstsinkhold_suite (void)
   tcase_add_test (tc, test_held_push_sets_offset);
   tcase_add_test (tc, test_not_held);
   tcase_add_test (tc, test_latency_changes);
+  tcase_add_test (tc, test_query_latency);
+  tcase_add_test (tc, test_slow_downstream_never_grows);
   return s;
 }
 
