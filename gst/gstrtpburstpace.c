@@ -39,18 +39,35 @@
  * unless it arrives early.  With #GstRtpBurstPace:sync-upstream-latency the
  * upstream latency is added, as clocksync does.
  *
+ * Each paced packet leaves with its PTS unchanged (the frame's time, from
+ * which rtpbin computes its RTCP sender reports) and a DTS that says when it
+ * leaves, which is what a synchronising sink waits for (GstBaseSink syncs on
+ * the DTS when it is set).  So the sink after the element may synchronise,
+ * as udpsink does by default and gst-rtsp-server's sinks do:
+ *
+ * * A synchronising sink in the element's own thread (udpsink right after
+ *   it, or after rtpbin) holds each push until the packet's time plus the
+ *   pipeline latency.  The element sees its first frame held that way and,
+ *   from the next frame on, makes frames due that latency (the value of the
+ *   LATENCY event the sink sends upstream) after their timestamp and gives
+ *   each packet the DTS slot time minus the latency: the sink releases every
+ *   packet exactly at its slot, and the element's own wait, not the sink's,
+ *   decides when it leaves.  The stats show the latency taken out
+ *   (`sink-latency`) and the pushes that were held (`held-slots`).
+ * * A synchronising sink behind a queue releases every packet the pipeline
+ *   latency after its slot: the same spacing, that much later.
+ * * With sync=false the element alone times the packets.
+ *
+ * The element adds no latency to the LATENCY query: however long it holds a
+ * packet, the packet's DTS is the time it leaves, so a sink that syncs on it
+ * never receives it late.
+ *
  * Packets are queued by the streaming thread and released by the element's
  * own source pad task, so upstream is never held up for a frame period.  The
  * queue holds at most 8 complete frames; beyond that the streaming thread
  * blocks.  Nothing is dropped except packets that are not valid RTP (counted
  * in #GstRtpBurstPace:stats and reported with a warning) and, like in
  * queue, data discarded by a flush.
- *
- * The element adds ΔT · duty · (1 + slot-jitter) to the latency.  A sink
- * after it must not synchronise on the buffer timestamps (use sync=false on
- * udpsink): all packets of a frame carry the frame's timestamp, and a
- * synchronising sink would hold them until the frame's latest packet is due
- * and send them together again.
  *
  * At raw-video packet rates, #GstRtpBurstPace:min-slot-duration puts
  * several packets in a slot, and #GstRtpBurstPace:realtime-priority keeps
@@ -61,13 +78,21 @@
  * gst-launch-1.0 videotestsrc is-live=true ! \
  *     video/x-raw,format=UYVY,width=160,height=96,framerate=25/1 ! \
  *     rtpvrawpay mtu=1028 ! rtpburstpace burst-size=1 duty=0.9 ! \
- *     udpsink host=127.0.0.1 port=5000 sync=false
+ *     udpsink host=127.0.0.1 port=5000
  * ]| A 6 Mbit/s raw video stream of 30 packets per frame, one packet every
  * 1.2 ms instead of 30 packets at once every 40 ms.
  * |[
  * gst-launch-1.0 videotestsrc is-live=true ! x264enc tune=zerolatency ! \
- *     rtph264pay ! rtpburstpace ! udpsink host=127.0.0.1 port=5000 sync=false
+ *     rtph264pay ! rtpburstpace ! udpsink host=127.0.0.1 port=5000
  * ]| H.264 with the frame period taken from the caps' a-framerate.
+ * |[
+ * ( videotestsrc is-live=true ! x264enc tune=zerolatency ! \
+ *     rtph264pay pt=96 ! rtpburstpace name=pay0 )
+ * ]| A gst-rtsp-server media factory launch line: the server takes the
+ * element named pay0 as the stream's payloader and reads #GstRtpBurstPace:pt,
+ * #GstRtpBurstPace:seqnum and the stats from it; #GstRtpBurstPace:mtu and
+ * #GstRtpBurstPace:seqnum-offset reach the payloader before it
+ * (examples/rtsp-server.py).
  */
 
 #ifdef HAVE_CONFIG_H
@@ -88,13 +113,17 @@
 #include <gst/video/video.h>
 
 #include "gstrtpburstpace.h"
+#include "gstrtpburstpaycompat.h"
 #include "rtpburstschedule.h"
+#include "rtpburstsinkhold.h"
 
-GST_DEBUG_CATEGORY_STATIC (rtp_burst_pace_debug);
+GST_DEBUG_CATEGORY (rtp_burst_pace_debug);
 #define GST_CAT_DEFAULT rtp_burst_pace_debug
 
 /* At most this many complete frames are queued; then the chain blocks. */
 #define MAX_QUEUED_FRAMES 8
+/* ... plus those that wait for a synchronising sink's latency, up to this */
+#define MAX_LATENCY_FRAMES 256
 /* A frame that grows to this many packets is closed and paced as it is. */
 #define MAX_FRAME_PACKETS 65536
 /* Frames passed unpaced before a missing frame period is reported. */
@@ -141,7 +170,8 @@ enum
   PROP_OVERLOAD,
   PROP_TIMER_SLACK,
   PROP_REALTIME_PRIORITY,
-  PROP_STATS,
+  PROP_PAY_FIRST,               /* GST_RTP_BURST_PAY_N_PROPS of them */
+  PROP_STATS = PROP_PAY_FIRST + GST_RTP_BURST_PAY_N_PROPS,
 };
 
 /* An entry of the queue: a serialized event, or a frame of packets. */
@@ -171,6 +201,7 @@ typedef struct
   /* set when the first packet is released */
   gboolean started;
   gboolean unpaced;
+  guint64 sink_offset;          /* R: a paced packet's DTS is its slot - R */
   RtpBurstPlan plan;
   gboolean have_slot;
   guint64 slot_time;            /* running time of the pending slot */
@@ -245,8 +276,14 @@ struct _GstRtpBurstPace
   GstClockTime upstream_latency;
   guint64 prev_end;             /* running time the last frame's slots end */
 
+  /* a synchronising sink downstream */
+  RtpBurstSinkHold sink_hold;
+  guint64 last_push_end;        /* running time the last paced push returned */
+
+  /* what payloader users read (gst-rtsp-server) */
+  GstRtpBurstPayInfo pay_info;
+
   /* messages to post once the lock is released */
-  gboolean post_latency;
   gboolean post_invalid_warning;
   gboolean post_period_warning;
   gboolean period_warned;
@@ -388,6 +425,8 @@ static gboolean gst_rtp_burst_pace_sink_query (GstPad * pad, GstObject * parent,
     GstQuery * query);
 static gboolean gst_rtp_burst_pace_src_query (GstPad * pad, GstObject * parent,
     GstQuery * query);
+static gboolean gst_rtp_burst_pace_src_event (GstPad * pad, GstObject * parent,
+    GstEvent * event);
 static gboolean gst_rtp_burst_pace_sink_activate_mode (GstPad * pad,
     GstObject * parent, GstPadMode mode, gboolean active);
 static gboolean gst_rtp_burst_pace_src_activate_mode (GstPad * pad,
@@ -704,6 +743,19 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    * * #guint64 `key-unit-requests`: force-key-unit events sent upstream
    * * #gint `realtime-priority`: the SCHED_FIFO priority the releasing
    *   thread runs at now, 0 = not changed by the element
+   * * #guint64 `sink-latency`: the latency a synchronising sink in the
+   *   element's thread adds, which the element takes out of the DTS of
+   *   paced packets, ns; 0 = none seen
+   * * #guint64 `held-slots`: pushes such a sink held until their time
+   *
+   * As in GstRTPBasePayload's stats, for gst-rtsp-server's RTP-Info:
+   *
+   * * #guint `pt`, `ssrc`, `seqnum`, `timestamp`: of the last packet
+   *   released
+   * * #guint `seqnum-offset`: sequence number of the first packet released
+   * * #guint `clock-rate`: from the caps, 0 if unknown
+   * * #guint64 `running-time`: running time of the last released packet's
+   *   PTS, #GST_CLOCK_TIME_NONE if unknown
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
@@ -726,8 +778,15 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
           "max-backlog (longest a last slot came after its frame was due, "
           "ns); dropped-frames, dropped-packets and key-unit-requests "
           "(overload=drop); realtime-priority (SCHED_FIFO priority of the "
-          "releasing thread now, 0 = unchanged)",
+          "releasing thread now, 0 = unchanged); sink-latency (latency a "
+          "synchronising sink in the element's thread adds, taken out of the "
+          "DTS, ns; 0 = none) and held-slots (pushes it held); as a "
+          "payloader's stats: pt, ssrc, seqnum, timestamp (last packet "
+          "released), seqnum-offset (first seqnum released), clock-rate, "
+          "running-time (of the last packet's PTS)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_rtp_burst_pay_compat_install (gobject_class, PROP_PAY_FIRST);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -736,7 +795,7 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
       "RTP burst control", "Filter/Network/RTP",
       "Burst control: spreads the packets of each frame over duty x the "
       "frame period in slots of burst-size packets, on the pipeline clock, "
-      "keeping the bit rate. Use sync=false on the sink after it",
+      "keeping the bit rate; each packet's DTS is when it leaves",
       "The rtpburstpace authors");
 
   element_class->change_state =
@@ -766,6 +825,8 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
   gst_pad_set_query_function (self->srcpad,
       GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_src_query));
+  gst_pad_set_event_function (self->srcpad,
+      GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_src_event));
   gst_pad_set_activatemode_function (self->srcpad,
       GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_src_activate_mode));
   GST_PAD_SET_PROXY_CAPS (self->srcpad);
@@ -800,6 +861,9 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->upstream_latency = 0;
   self->prev_end = RTP_BURST_TIME_NONE;
   rtp_burst_period_estimator_init (&self->est);
+  rtp_burst_sink_hold_init (&self->sink_hold);
+  self->last_push_end = RTP_BURST_TIME_NONE;
+  gst_rtp_burst_pay_info_reset (&self->pay_info);
   gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
 }
 
@@ -937,7 +1001,6 @@ update_period_locked (GstRtpBurstPace * self)
     GST_INFO_OBJECT (self, "frame period %" GST_TIME_FORMAT " from %s",
         GST_TIME_ARGS (period), rtp_burst_period_source_name (source));
     self->period = period;
-    self->post_latency = TRUE;
   }
   self->period_source = source;
 }
@@ -990,6 +1053,18 @@ close_open_frame_locked (GstRtpBurstPace * self)
   BROADCAST (self);
 }
 
+/* MAX_QUEUED_FRAMES beyond the frames that wait for a synchronising sink's
+ * latency (rtpburstsinkhold.h). */
+static guint
+max_queued_frames_locked (GstRtpBurstPace * self)
+{
+  guint64 waiting = 0;
+
+  if (self->period > 0)
+    waiting = (self->sink_hold.offset + self->period - 1) / self->period;
+  return MAX_QUEUED_FRAMES + (guint) MIN (waiting, MAX_LATENCY_FRAMES);
+}
+
 /* Runs with the lock held; may release it while blocking on a full queue.
  * @now: (inout): running time of the packet's arrival, one reading per
  *   buffer list, read again after blocking */
@@ -1035,8 +1110,8 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
 
   if (self->open == NULL) {
     /* back-pressure: wait for room for a new frame */
-    if (self->n_closed >= MAX_QUEUED_FRAMES) {
-      while (self->n_closed >= MAX_QUEUED_FRAMES &&
+    if (self->n_closed >= max_queued_frames_locked (self)) {
+      while (self->n_closed >= max_queued_frames_locked (self) &&
           self->srcresult == GST_FLOW_OK)
         COND_WAIT (self);
       /* the packet arrives now, not when the chain began to wait */
@@ -1079,13 +1154,12 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
 static void
 post_pending_messages (GstRtpBurstPace * self)
 {
-  gboolean latency, invalid, period, rt_warning;
+  gboolean invalid, period, rt_warning;
   GstStructure *dropped;
   guint64 n_invalid;
   gint rt_priority, rt_error;
 
   LOCK (self);
-  latency = self->post_latency;
   invalid = self->post_invalid_warning;
   period = self->post_period_warning;
   n_invalid = self->num_invalid;
@@ -1093,7 +1167,7 @@ post_pending_messages (GstRtpBurstPace * self)
   self->drop_message = NULL;
   if (dropped)
     self->num_key_unit_requests++;
-  self->post_latency = self->post_invalid_warning = FALSE;
+  self->post_invalid_warning = FALSE;
   self->post_period_warning = FALSE;
   rt_warning = self->post_rt_warning;
   rt_priority = self->rt_failed;
@@ -1110,9 +1184,6 @@ post_pending_messages (GstRtpBurstPace * self)
             TRUE, 0));
   }
 
-  if (latency)
-    gst_element_post_message (GST_ELEMENT_CAST (self),
-        gst_message_new_latency (GST_OBJECT_CAST (self)));
   if (invalid)
     GST_ELEMENT_WARNING (self, STREAM, DECODE,
         ("Dropping packets that are not valid RTP."),
@@ -1189,6 +1260,8 @@ parse_caps_locked (GstRtpBurstPace * self, GstCaps * caps)
   }
   GST_DEBUG_OBJECT (self, "caps: clock-rate %d, a-framerate period %"
       GST_TIME_FORMAT, clock_rate, GST_TIME_ARGS (caps_period));
+
+  gst_rtp_burst_pay_info_set_caps (&self->pay_info, caps);
 
   /* new caps: estimate the period afresh */
   rtp_burst_period_estimator_reset_history (&self->est);
@@ -1320,16 +1393,6 @@ max_rate_locked (GstRtpBurstPace * self)
   return 0;
 }
 
-static guint64
-own_latency_locked (GstRtpBurstPace * self)
-{
-  if (rate_cap_enabled_locked (self))
-    return self->max_latency;
-  if (self->period == 0)
-    return 0;
-  return rtp_burst_latency (self->period, self->duty, self->slot_jitter);
-}
-
 static gboolean
 gst_rtp_burst_pace_src_query (GstPad * pad, GstObject * parent,
     GstQuery * query)
@@ -1339,7 +1402,7 @@ gst_rtp_burst_pace_src_query (GstPad * pad, GstObject * parent,
   if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
     GstClockTime min, max;
     gboolean live;
-    guint64 own;
+    guint64 room;
 
     if (!gst_pad_peer_query (self->sinkpad, query))
       return FALSE;
@@ -1347,18 +1410,48 @@ gst_rtp_burst_pace_src_query (GstPad * pad, GstObject * parent,
 
     LOCK (self);
     self->upstream_latency = min;
-    own = own_latency_locked (self);
+    /* what a clocksync downstream will add (it ignores a non-live one) */
+    rtp_burst_sink_hold_set_latency (&self->sink_hold, RTP_BURST_HOLD_QUERY,
+        live ? min : 0);
+    room = MAX_QUEUED_FRAMES * self->period;
     UNLOCK (self);
 
+    /* No minimum latency of its own: a paced packet's DTS is its slot
+     * (minus what a synchronising sink adds, rtpburstsinkhold.h), so it
+     * reaches a sink that syncs on it in time however long the element
+     * held it.  Its queue can hold MAX_QUEUED_FRAMES frames. */
     GST_DEBUG_OBJECT (self, "upstream latency %" GST_TIME_FORMAT
-        ", own %" GST_TIME_FORMAT, GST_TIME_ARGS (min), GST_TIME_ARGS (own));
-    min += own;
+        ", room for %" GST_TIME_FORMAT, GST_TIME_ARGS (min),
+        GST_TIME_ARGS (room));
     if (GST_CLOCK_TIME_IS_VALID (max))
-      max += own;
+      max += room;
     gst_query_set_latency (query, live, min, max);
     return TRUE;
   }
   return gst_pad_query_default (pad, parent, query);
+}
+
+/* A synchronising sink sends the pipeline latency upstream in a LATENCY
+ * event (GstBaseSink forwards it): the delay it adds to the timestamps
+ * (rtpburstsinkhold.h). */
+static gboolean
+gst_rtp_burst_pace_src_event (GstPad * pad, GstObject * parent,
+    GstEvent * event)
+{
+  GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_LATENCY) {
+    GstClockTime latency;
+
+    gst_event_parse_latency (event, &latency);
+    GST_DEBUG_OBJECT (self, "downstream latency %" GST_TIME_FORMAT,
+        GST_TIME_ARGS (latency));
+    LOCK (self);
+    rtp_burst_sink_hold_set_latency (&self->sink_hold, RTP_BURST_HOLD_EVENT,
+        latency);
+    UNLOCK (self);
+  }
+  return gst_pad_event_default (pad, parent, event);
 }
 
 /* --- the source pad task ------------------------------------------------- */
@@ -1497,29 +1590,58 @@ wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
   return ret;
 }
 
-/* Takes the next @n packets of @frame for one push and counts them as
- * released.  Returns their size in bytes. */
+/* The DTS of a paced slot's packets: the stream time whose running time is
+ * the slot minus what a synchronising sink adds, so that such a sink
+ * releases them at the slot.  GST_CLOCK_TIME_NONE to leave them as they
+ * are (unpaced, or a frame without a timestamp before its segment). */
+static GstClockTime
+slot_dts_locked (GstRtpBurstPace * self, Item * frame)
+{
+  if (frame->unpaced || self->segment.format != GST_FORMAT_TIME ||
+      frame->slot_time < frame->sink_offset)
+    return GST_CLOCK_TIME_NONE;
+  return gst_segment_position_from_running_time (&self->segment,
+      GST_FORMAT_TIME, frame->slot_time - frame->sink_offset);
+}
+
+static GstBuffer *
+pop_packet_locked (Item * frame, GstClockTime dts)
+{
+  GstBuffer *buf = g_queue_pop_head (&frame->packets);
+
+  if (GST_CLOCK_TIME_IS_VALID (dts) && GST_BUFFER_DTS (buf) != dts) {
+    buf = gst_buffer_make_writable (buf);
+    GST_BUFFER_DTS (buf) = dts;
+  }
+  return buf;
+}
+
+/* Takes the next @n packets of @frame for one push, gives them their DTS
+ * and counts them as released.  Returns their size in bytes. */
 static gsize
 pop_packets_locked (GstRtpBurstPace * self, Item * frame, guint n,
     GstBuffer ** single, GstBufferList ** list)
 {
+  GstClockTime dts = slot_dts_locked (self, frame);
+  GstBuffer *last = NULL;
   gsize size = 0;
   guint i;
 
   *single = NULL;
   *list = NULL;
   if (n == 1) {
-    *single = g_queue_pop_head (&frame->packets);
+    last = *single = pop_packet_locked (frame, dts);
     size = gst_buffer_get_size (*single);
   } else {
     *list = gst_buffer_list_new_sized (n);
     for (i = 0; i < n; i++) {
-      GstBuffer *buf = g_queue_pop_head (&frame->packets);
-
-      size += gst_buffer_get_size (buf);
-      gst_buffer_list_add (*list, buf);
+      last = pop_packet_locked (frame, dts);
+      size += gst_buffer_get_size (last);
+      gst_buffer_list_add (*list, last);
     }
   }
+  if (last)
+    gst_rtp_burst_pay_info_released (&self->pay_info, last, &self->segment);
   self->n_queued_packets -= n;
   self->num_slots++;
   /* counted before the push, so that the stats are complete when the
@@ -1556,9 +1678,9 @@ sync_time_locked (GstRtpBurstPace * self, Item * frame)
   rt = gst_segment_to_running_time (&self->segment, GST_FORMAT_TIME, ts);
   if (!GST_CLOCK_TIME_IS_VALID (rt))
     return RTP_BURST_TIME_NONE;
-  if (self->sync_upstream_latency)
-    rt = rtp_burst_time_add (rt, self->upstream_latency);
-  return rt;
+  /* a synchronising sink releases it no earlier than the offset */
+  return rtp_burst_time_add (rt, MAX (frame->sink_offset,
+          self->sync_upstream_latency ? self->upstream_latency : 0));
 }
 
 static void
@@ -1608,13 +1730,27 @@ start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
   RtpBurstStart start;
   RtpBurstLimits limits;
   RtpBurstLimitResult limited;
-  guint64 span;
+  guint64 span, offset;
 
   if (frame->period == 0 || now == RTP_BURST_TIME_NONE) {
     start_unpaced_locked (self, frame);
     return TRUE;
   }
   self->unpaced_since_period = 0;
+
+  /* frames are due later by what a synchronising sink downstream adds;
+   * the previous frame's packets leave later by as much */
+  offset = self->sink_hold.offset;
+  frame->sink_offset = rtp_burst_sink_hold_frame_start (&self->sink_hold);
+  if (frame->sink_offset != offset) {
+    GST_INFO_OBJECT (self, "a synchronising sink downstream adds %"
+        GST_TIME_FORMAT ": due times move by as much, DTS is slot - that",
+        GST_TIME_ARGS (frame->sink_offset));
+    if (self->prev_end != RTP_BURST_TIME_NONE)
+      self->prev_end = frame->sink_offset > offset ?
+          rtp_burst_time_add (self->prev_end, frame->sink_offset - offset) :
+          self->prev_end - MIN (self->prev_end, offset - frame->sink_offset);
+  }
 
   span = rtp_burst_span (frame->period, frame->duty);
   rtp_burst_plan_start (sync_time_locked (self, frame), frame->ready_time,
@@ -1762,9 +1898,54 @@ gst_rtp_burst_pace_post_message (GstElement * element, GstMessage * message)
   return GST_ELEMENT_CLASS (parent_class)->post_message (element, message);
 }
 
+/* A push of a paced slot, timed. */
+typedef struct
+{
+  gboolean paced;
+  guint64 slot_time, sink_offset;
+  guint64 start, end;           /* running times around the push */
+} Pushed;
+
+/* Counts how late the task woke for a paced slot.  A slot whose time went
+ * by while downstream still held the previous push (a synchronising sink
+ * does) is late only by the time since that push returned: the element's
+ * own lateness. */
+static void
+note_slot_lateness_locked (GstRtpBurstPace * self, Item * item,
+    GstClockReturn cret, GstClockTimeDiff lateness)
+{
+  if (cret != GST_CLOCK_EARLY)
+    rtp_burst_wakeup_tracker_add (&self->wakeups, MAX (lateness, 0));
+  if (self->last_push_end != RTP_BURST_TIME_NONE &&
+      self->last_push_end > item->slot_time)
+    lateness -= (GstClockTimeDiff) MIN (self->last_push_end - item->slot_time,
+        (guint64) G_MAXINT64);
+  if (lateness > (GstClockTimeDiff) RTP_BURST_LATE_THRESHOLD)
+    self->num_late_slots++;
+  if (lateness > 0 && (guint64) lateness > self->max_lateness)
+    self->max_lateness = lateness;
+}
+
+/* Looks at how long downstream took for a paced push: a synchronising
+ * sink in the task's thread holds it (rtpburstsinkhold.h). */
+static void
+note_push_locked (GstRtpBurstPace * self, const Pushed * pushed)
+{
+  gboolean held = pushed->end != RTP_BURST_TIME_NONE &&
+      rtp_burst_sink_hold_push_done (&self->sink_hold, pushed->slot_time,
+      pushed->sink_offset, pushed->start, pushed->end);
+
+  self->last_push_end = pushed->end;
+  if (held)
+    GST_LOG_OBJECT (self, "downstream held the slot at %" GST_TIME_FORMAT
+        " until %" GST_TIME_FORMAT, GST_TIME_ARGS (pushed->slot_time),
+        GST_TIME_ARGS (pushed->end));
+}
+
 static void
 gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
 {
+  Pushed pushed = { FALSE, };
   GstFlowReturn ret;
   GstBuffer *single;
   GstBufferList *list;
@@ -1879,15 +2060,14 @@ again:
       goto again;               /* paused or flushing: re-armed later */
     if (self->srcresult != GST_FLOW_OK)
       goto out_flushing;
-    if (cret != GST_CLOCK_EARLY)
-      rtp_burst_wakeup_tracker_add (&self->wakeups, MAX (lateness, 0));
-    if (lateness > (GstClockTimeDiff) RTP_BURST_LATE_THRESHOLD)
-      self->num_late_slots++;
-    if (lateness > 0 && (guint64) lateness > self->max_lateness)
-      self->max_lateness = lateness;
+    note_slot_lateness_locked (self, item, cret, lateness);
 
     item->have_slot = FALSE;
     n_out = item->slot_packets;
+    pushed.paced = TRUE;
+    pushed.slot_time = item->slot_time;
+    pushed.sink_offset = item->sink_offset;
+    pushed.start = rtp_burst_time_add (item->slot_time, MAX (lateness, 0));
   }
   size = pop_packets_locked (self, item, n_out, &single, &list);
   if (item->closed && g_queue_is_empty (&item->packets))
@@ -1896,7 +2076,11 @@ again:
 
   ret = single ? gst_pad_push (self->srcpad, single) :
       gst_pad_push_list (self->srcpad, list);
+  if (pushed.paced)
+    pushed.end = running_time_now (self);
   LOCK (self);
+  if (pushed.paced)
+    note_push_locked (self, &pushed);
   if (ret == GST_FLOW_FLUSHING) {
     /* refused by a flush (ours or downstream's): discarded, and counted */
     self->num_packets -= n_out;
@@ -2022,6 +2206,9 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       LOCK (self);
       reset_stats_locked (self);
       reseed_locked (self);
+      rtp_burst_sink_hold_init (&self->sink_hold);
+      self->last_push_end = RTP_BURST_TIME_NONE;
+      gst_rtp_burst_pay_info_reset (&self->pay_info);
       rtp_burst_wakeup_tracker_init (&self->wakeups);
       rtp_burst_rate_meter_init (&self->rate_meter);
       self->playing = FALSE;
@@ -2078,7 +2265,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
 static GstStructure *
 create_stats_locked (GstRtpBurstPace * self)
 {
-  return gst_structure_new ("application/x-rtp-burst-pace-stats",
+  GstStructure *s = gst_structure_new ("application/x-rtp-burst-pace-stats",
       "frames", G_TYPE_UINT64, self->num_frames,
       "packets", G_TYPE_UINT64, self->num_packets,
       "bytes", G_TYPE_UINT64, self->num_bytes,
@@ -2109,7 +2296,12 @@ create_stats_locked (GstRtpBurstPace * self)
       "dropped-frames", G_TYPE_UINT64, self->num_dropped_frames,
       "dropped-packets", G_TYPE_UINT64, self->num_dropped_packets,
       "key-unit-requests", G_TYPE_UINT64, self->num_key_unit_requests,
-      "realtime-priority", G_TYPE_INT, self->rt_applied, NULL);
+      "realtime-priority", G_TYPE_INT, self->rt_applied,
+      "sink-latency", G_TYPE_UINT64, self->sink_hold.offset,
+      "held-slots", G_TYPE_UINT64, self->sink_hold.n_held, NULL);
+
+  gst_rtp_burst_pay_info_add_stats (&self->pay_info, s);
+  return s;
 }
 
 static void
@@ -2118,6 +2310,13 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
 {
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (object);
 
+  /* the payloader's own properties: set on it, without the lock */
+  if (prop_id >= PROP_PAY_FIRST && prop_id < PROP_STATS) {
+    gst_rtp_burst_pay_compat_set_upstream (self->sinkpad,
+        prop_id - PROP_PAY_FIRST, value);
+    return;
+  }
+
   LOCK (self);
   switch (prop_id) {
     case PROP_BURST_SIZE:
@@ -2125,11 +2324,9 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
       break;
     case PROP_DUTY:
       self->duty = g_value_get_double (value);
-      self->post_latency = TRUE;
       break;
     case PROP_SLOT_JITTER:
       self->slot_jitter = g_value_get_double (value);
-      self->post_latency = TRUE;
       break;
     case PROP_SEED:
       self->seed = g_value_get_uint (value);
@@ -2150,15 +2347,12 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
       break;
     case PROP_MAX_RATE:
       self->max_rate = g_value_get_uint64 (value);
-      self->post_latency = TRUE;
       break;
     case PROP_MAX_RATE_FACTOR:
       self->max_rate_factor = g_value_get_double (value);
-      self->post_latency = TRUE;
       break;
     case PROP_MAX_LATENCY:
       self->max_latency = g_value_get_uint64 (value);
-      self->post_latency = TRUE;
       break;
     case PROP_OVERLOAD:
       self->overload = g_value_get_enum (value);
@@ -2184,6 +2378,25 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (object);
+
+  if (prop_id >= PROP_PAY_FIRST && prop_id < PROP_STATS) {
+    GstRtpBurstPayProp prop = prop_id - PROP_PAY_FIRST;
+    gboolean known = TRUE;
+
+    if (!gst_rtp_burst_pay_compat_forwards (prop)) {
+      LOCK (self);
+      gst_rtp_burst_pay_info_get (&self->pay_info, prop, value);
+      known = prop != GST_RTP_BURST_PAY_PROP_PT ||
+          self->pay_info.have_packet || self->pay_info.caps_pt >= 0;
+      UNLOCK (self);
+    }
+    /* pt: the payloader's until packets or caps tell */
+    if (gst_rtp_burst_pay_compat_forwards (prop) || !known) {
+      g_param_value_set_default (pspec, value);
+      gst_rtp_burst_pay_compat_get_upstream (self->sinkpad, prop, value);
+    }
+    return;
+  }
 
   LOCK (self);
   switch (prop_id) {

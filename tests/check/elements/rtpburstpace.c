@@ -33,7 +33,7 @@
 #include <gst/rtp/gstrtpbuffer.h>
 #include <gst/video/video.h>
 
-#include "rtpburstpace-common.h"
+#include "rtpburstpace-fixture.h"
 #ifdef __linux__
 #include <pthread.h>
 #include <grp.h>
@@ -43,167 +43,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
-
-#define MS (G_GUINT64_CONSTANT (1000000))
-#define PERIOD (40 * MS)
-
-#define CAPS_BASE "application/x-rtp, media=(string)video, " \
-    "clock-rate=(int)90000, encoding-name=(string)RAW, payload=(int)96"
-#define CAPS_25 CAPS_BASE ", a-framerate=(string)25"
-
-typedef struct
-{
-  GstHarness *h;
-  GstTestClock *clock;
-  guint16 seq_in;               /* next sequence number pushed */
-  guint16 seq_out;              /* next sequence number expected out */
-} Fixture;
-
-static void
-fixture_init (Fixture * f, const gchar * caps, const gchar * first_prop, ...)
-{
-  va_list args;
-
-  f->h = gst_harness_new ("rtpburstpace");
-  f->clock = gst_harness_get_testclock (f->h);
-  f->seq_in = f->seq_out = 65530;       /* also crosses the 16-bit wrap */
-  g_object_set (f->h->element, "slot-jitter", 0.0, NULL);
-  if (first_prop) {
-    va_start (args, first_prop);
-    g_object_set_valist (G_OBJECT (f->h->element), first_prop, args);
-    va_end (args);
-  }
-  if (caps)
-    gst_harness_set_src_caps_str (f->h, caps);
-}
-
-static void
-fixture_clear (Fixture * f)
-{
-  gst_object_unref (f->clock);
-  gst_harness_teardown (f->h);
-}
-
-/* n packets of payload_len bytes with one RTP timestamp; the last one
- * carries the marker bit if @marker */
-static void
-push_frame_full (Fixture * f, guint32 rtptime, GstClockTime pts, guint n,
-    guint payload_len, gboolean marker)
-{
-  guint i;
-
-  for (i = 0; i < n; i++)
-    fail_unless_equals_int (gst_harness_push (f->h,
-            test_rtp_packet (f->seq_in++, rtptime, marker && i == n - 1,
-                payload_len, pts)), GST_FLOW_OK);
-}
-
-/* frame number i of a 25 fps stream */
-static void
-push_frame (Fixture * f, guint i, guint n, guint payload_len)
-{
-  push_frame_full (f, 1000 + i * 3600, i * PERIOD, n, payload_len, TRUE);
-}
-
-static void
-pull_packets (Fixture * f, guint n)
-{
-  guint i;
-
-  for (i = 0; i < n; i++) {
-    GstBuffer *buf = gst_harness_pull (f->h);
-    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-
-    fail_unless (buf != NULL);
-    fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
-    /* exactly once and in order */
-    fail_unless_equals_int (gst_rtp_buffer_get_seq (&rtp), f->seq_out);
-    gst_rtp_buffer_unmap (&rtp);
-    f->seq_out++;
-    gst_buffer_unref (buf);
-  }
-}
-
-/* Waits for the element's next clock wait, checks that nothing left early
- * and that the wait is for @expected, releases it and pulls @n packets. */
-static void
-crank_slot (Fixture * f, GstClockTime expected, guint n)
-{
-  GstClockID id;
-
-  gst_test_clock_wait_for_next_pending_id (f->clock, &id);
-  fail_unless_equals_int (gst_harness_buffers_in_queue (f->h), 0);
-  fail_unless_equals_uint64 (gst_clock_id_get_time (id), expected);
-  gst_clock_id_unref (id);
-  fail_unless (gst_harness_crank_single_clock_wait (f->h));
-  pull_packets (f, n);
-}
-
-/* The slots of a frame: k slots of b packets from t0, Δt apart. */
-static void
-crank_frame (Fixture * f, GstClockTime t0, GstClockTime dt, guint n, guint b)
-{
-  guint j;
-
-  for (j = 0; j * b < n; j++)
-    crank_slot (f, t0 + j * dt, MIN (b, n - j * b));
-}
-
-static void
-push_segment (Fixture * f)
-{
-  GstSegment segment;
-
-  gst_segment_init (&segment, GST_FORMAT_TIME);
-  fail_unless (gst_harness_push_event (f->h,
-          gst_event_new_segment (&segment)));
-}
-
-static GstStructure *get_stats (Fixture * f);
-static guint64 stat (Fixture * f, const gchar * field);
-
-static GstStructure *
-get_stats (Fixture * f)
-{
-  GstStructure *s;
-
-  g_object_get (f->h->element, "stats", &s, NULL);
-  fail_unless (s != NULL);
-  return s;
-}
-
-static gchar *
-stat_string (Fixture * f, const gchar * field)
-{
-  GstStructure *s = get_stats (f);
-  gchar *v = g_strdup (gst_structure_get_string (s, field));
-
-  gst_structure_free (s);
-  return v;
-}
-
-static void
-check_period_source (Fixture * f, const gchar * expected)
-{
-  gchar *source = stat_string (f, "frame-period-source");
-
-  fail_unless_equals_string (source, expected);
-  g_free (source);
-}
-
-static guint64
-stat (Fixture * f, const gchar * field)
-{
-  return test_stat (f->h->element, field);
-}
-
-/* Waits until the element has nothing queued and is idle. */
-static void
-wait_queue_empty (Fixture * f)
-{
-  while (stat (f, "queued-packets") > 0)
-    g_usleep (1000);
-}
 
 GST_START_TEST (test_cbr_slots)
 {
@@ -664,23 +503,15 @@ GST_END_TEST;
 GST_START_TEST (test_caps_change_framerate)
 {
   Fixture f;
-  GstBus *bus = gst_bus_new ();
-  GstMessage *msg;
 
   fixture_init (&f, CAPS_25, NULL);
-  gst_element_set_bus (f.h->element, bus);
   push_frame (&f, 0, 10, 1000);
   crank_frame (&f, 0, 3600000, 10, 1);
   /* 25 -> 50 fps mid-stream: ΔT 20 ms for the frames after the caps */
   gst_harness_set_src_caps_str (f.h, CAPS_BASE ", a-framerate=(string)50");
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY);
-  fail_unless (msg != NULL);
-  gst_message_unref (msg);
   push_frame_full (&f, 1000 + 3600, PERIOD, 10, 1000, TRUE);
   crank_frame (&f, PERIOD, 1800000, 10, 1);
   fail_unless_equals_uint64 (stat (&f, "frame-period"), 20 * MS);
-  gst_element_set_bus (f.h->element, NULL);
-  gst_object_unref (bus);
   fixture_clear (&f);
 }
 
@@ -906,13 +737,13 @@ GST_START_TEST (test_max_rate_latency_and_factor)
   guint64 cap, span;
   guint i;
 
-  /* with a cap the element reports its budget */
+  /* with a cap too, the DTS carries the delay: no latency of its own */
   fixture_init (&f, CAPS_25, "max-rate-factor", 2.0, "max-latency",
       120 * MS, NULL);
   q = gst_query_new_latency ();
   fail_unless (gst_pad_peer_query (f.h->sinkpad, q));
   gst_query_parse_latency (q, &live, &min, &max);
-  fail_unless_equals_uint64 (min, 120 * MS);
+  fail_unless_equals_uint64 (min, 0);
   gst_query_unref (q);
 
   /* no cap until 32 frames were measured; then 2 x their mean rate:
@@ -1175,14 +1006,33 @@ GST_START_TEST (test_realtime_priority_denied)
 GST_END_TEST;
 #endif
 
+/* An upstream that answers the LATENCY query live, 10 ms ... 50 ms. */
+static gboolean
+bounded_upstream_query (GstPad * pad, GstObject * parent, GstQuery * query)
+{
+  if (GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
+    return gst_pad_query_default (pad, parent, query);
+  gst_query_set_latency (query, TRUE, 10 * MS, 50 * MS);
+  return TRUE;
+}
+
+static void
+query_latency (Fixture * f, GstClockTime * min, GstClockTime * max)
+{
+  GstQuery *q = gst_query_new_latency ();
+  gboolean live;
+
+  fail_unless (gst_pad_peer_query (f->h->sinkpad, q));
+  gst_query_parse_latency (q, &live, min, max);
+  fail_unless (live);
+  gst_query_unref (q);
+}
+
 GST_START_TEST (test_latency_query)
 {
   Fixture f;
-  GstQuery *q;
   GstClockTime min, max;
-  gboolean live;
   GstBus *bus = gst_bus_new ();
-  GstMessage *msg;
 
   fixture_init (&f, NULL, NULL);
   g_object_set (f.h->element, "slot-jitter", 0.01, NULL);
@@ -1190,25 +1040,22 @@ GST_START_TEST (test_latency_query)
   gst_harness_set_upstream_latency (f.h, 10 * MS);
 
   /* ΔT unknown: nothing added */
-  q = gst_query_new_latency ();
-  fail_unless (gst_pad_peer_query (f.h->sinkpad, q));
-  gst_query_parse_latency (q, &live, &min, &max);
+  query_latency (&f, &min, &max);
   fail_unless_equals_uint64 (min, 10 * MS);
-  gst_query_unref (q);
 
-  /* a-framerate gives ΔT: a latency message, and 36 ms * 1.01 more */
+  /* ΔT known: still no minimum of its own (the DTS says when a packet
+   * leaves), so no latency message either */
   gst_harness_set_src_caps_str (f.h, CAPS_25);
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY);
-  fail_unless (msg != NULL);
-  gst_message_unref (msg);
-
-  q = gst_query_new_latency ();
-  fail_unless (gst_pad_peer_query (f.h->sinkpad, q));
-  gst_query_parse_latency (q, &live, &min, &max);
-  fail_unless_equals_uint64 (min, 10 * MS + 36360000);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY) == NULL);
+  query_latency (&f, &min, &max);
+  fail_unless_equals_uint64 (min, 10 * MS);
   /* upstream's unbounded maximum stays unbounded */
   fail_unless_equals_uint64 (max, GST_CLOCK_TIME_NONE);
-  gst_query_unref (q);
+  /* a bounded one grows by the 8 frames the element can hold */
+  gst_pad_set_query_function (f.h->srcpad, bounded_upstream_query);
+  query_latency (&f, &min, &max);
+  fail_unless_equals_uint64 (min, 10 * MS);
+  fail_unless_equals_uint64 (max, 50 * MS + 8 * PERIOD);
 
   /* by default a frame is due at its timestamp ... */
   g_object_set (f.h->element, "slot-jitter", 0.0, NULL);
