@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""An RTSP server (gst-rtsp-server) whose video stream is paced by rtpburstpace.
+
+gst-rtsp-server builds a media from a launch line in parentheses and takes
+the element named pay0 as the stream's payloader: it links pay0's src pad to
+its rtpbin and reads properties such as `pt` from it.  Naming rtpburstpace
+pay0, right after the real payloader, paces the stream to every client:
+
+    ( videotestsrc is-live=true ! ... ! x264enc tune=zerolatency
+      ! rtph264pay pt=96 ! rtpburstpace name=pay0 )
+
+The server's own sinks synchronise (a multiudpsink behind a queue per
+stream); the element gives each packet a DTS that says when it leaves, so
+they keep the spacing.  Watch it with any RTSP client, e.g.
+
+    gst-launch-1.0 rtspsrc location=rtsp://127.0.0.1:8554/video ! \\
+        rtph264depay ! h264parse ! avdec_h264 ! autovideosink
+
+Needs gir1.2-gst-rtsp-server-1.0 (Debian); run from the repository root
+after scripts/setup.sh:
+
+    GST_PLUGIN_PATH=build/gst /usr/bin/python3 examples/rtsp-server.py
+"""
+import argparse
+import os
+import sys
+
+import gi
+
+gi.require_version("Gst", "1.0")
+gi.require_version("GstRtspServer", "1.0")
+from gi.repository import GLib, Gst, GstRtspServer  # noqa: E402
+
+# A moving, detailed picture, so that frames are several packets each.
+DEFAULT_SOURCE = ("videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! "
+                  "video/x-raw,width=640,height=360,framerate=25/1 ! "
+                  "x264enc tune=zerolatency speed-preset=ultrafast bitrate=4000 "
+                  "key-int-max=50")
+
+
+def launch_line(source, pace):
+    """The media factory's launch line: payloader, then rtpburstpace as pay0."""
+    return "( %s ! rtph264pay pt=96 mtu=1200 config-interval=-1 ! rtpburstpace name=pay0 %s )" % (
+        source, pace)
+
+
+def make_server(port, path, source=DEFAULT_SOURCE, pace=""):
+    """A GstRTSPServer on 127.0.0.1:@port (0 = any free port) serving @path.
+
+    Returns (server, factory); the server is attached to the default main
+    context, so a GLib main loop must run for it to answer."""
+    server = GstRtspServer.RTSPServer()
+    server.set_address("127.0.0.1")
+    server.set_service(str(port))
+    factory = GstRtspServer.RTSPMediaFactory()
+    factory.set_launch(launch_line(source, pace))
+    factory.set_shared(True)
+    server.get_mount_points().add_factory(path, factory)
+    if server.attach(None) == 0:
+        raise RuntimeError("cannot listen on 127.0.0.1:%s" % port)
+    return server, factory
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--port", type=int, default=8554)
+    ap.add_argument("--path", default="/video")
+    ap.add_argument("--source", default=DEFAULT_SOURCE,
+                    help="gst-launch fragment ending in raw video for x264enc, "
+                         "or in H.264 (default: %(default)s)")
+    ap.add_argument("--pace", default="",
+                    help="rtpburstpace properties, e.g. 'max-rate=9000000'")
+    ap.add_argument("--seconds", type=float, default=0,
+                    help="stop after this long (default: run until Ctrl-C)")
+    a = ap.parse_args()
+
+    Gst.init(None)
+    if Gst.ElementFactory.find("rtpburstpace") is None:
+        sys.exit("rtpburstpace not found: set GST_PLUGIN_PATH to the build "
+                 "directory's gst/ (e.g. GST_PLUGIN_PATH=%s)" % os.path.normpath(
+                     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                  "build", "gst")))
+    server, _factory = make_server(a.port, a.path, a.source, a.pace)
+    print("serving rtsp://127.0.0.1:%d%s  %s" % (server.get_bound_port(), a.path,
+                                                launch_line(a.source, a.pace)),
+          flush=True)
+    loop = GLib.MainLoop()
+    if a.seconds > 0:
+        GLib.timeout_add(int(a.seconds * 1000), loop.quit)
+    try:
+        loop.run()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

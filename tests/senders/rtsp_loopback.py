@@ -1,0 +1,161 @@
+#!/usr/bin/python3
+"""Pacing through gst-rtsp-server, to a real rtspsrc client (loopback).
+
+Starts examples/rtsp-server.py's server (a real GstRTSPServer, the media's
+launch line ending in `rtph264pay pt=96 ! rtpburstpace name=pay0`) on a free
+port and, in the same process, a client:
+
+    rtspsrc protocols=udp ! rtph264depay ! h264parse
+        ! avdec_h264 output-corrupt=false ! fakesink
+
+It records when each RTP packet reaches the client's UDP socket (a probe on
+rtspsrc's udpsrc) and counts the frames the decoder outputs.  Passes when the
+client decoded frames, no packet was lost, and a frame's packets reached the
+client spread over at least 0.8 x 0.85 x 0.9*dT*(n-1)/n (median over the
+frames of n >= 2 packets of the ratio of the spread to 0.9*dT*(n-1)/n).
+
+Run with G_DEBUG=fatal-warnings (tests/meson.build does): a GLib warning or
+critical, such as a property the server looks for on pay0 and does not find,
+aborts the test.  Exit 0 pass, 1 fail, 77 when a needed plugin or binding is
+missing.
+"""
+import importlib.util
+import os
+import statistics
+import struct
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+
+try:
+    import gi
+    gi.require_version("Gst", "1.0")
+    gi.require_version("GstRtspServer", "1.0")
+    from gi.repository import GLib, Gst  # noqa: F401
+except (ImportError, ValueError) as e:
+    print("skipped: %s (Debian: python3-gi, gir1.2-gst-rtsp-server-1.0)" % e)
+    sys.exit(77)
+
+SECONDS = 8.0
+PERIOD_MS = 40.0
+DUTY = 0.9
+SKIP_FRAMES = 10        # the stream starts up
+
+
+def load_example():
+    spec = importlib.util.spec_from_file_location(
+        "rtsp_server", os.path.join(ROOT, "examples", "rtsp-server.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Client:
+    """rtspsrc -> decoder; packet arrivals and decoded frames."""
+
+    def __init__(self, url):
+        self.pipeline = Gst.parse_launch(
+            "rtspsrc name=src location=%s protocols=udp latency=200 ! "
+            "rtph264depay ! h264parse ! avdec_h264 output-corrupt=false ! "
+            "fakesink name=sink sync=false signal-handoffs=true" % url)
+        self.arrivals = []          # (ns, seq, rtptime)
+        self.frames = 0
+        self.pipeline.get_by_name("sink").connect("handoff", self.on_frame)
+        self.pipeline.connect("deep-element-added", self.on_element)
+
+    def on_frame(self, *_args):
+        self.frames += 1
+
+    def on_element(self, _bin, _sub, element):
+        factory = element.get_factory()
+        if factory and factory.get_name() == "udpsrc":
+            element.get_static_pad("src").add_probe(
+                Gst.PadProbeType.BUFFER, self.on_packet)
+
+    def on_packet(self, _pad, info):
+        now = time.monotonic_ns()
+        buf = info.get_buffer()
+        ok, m = buf.map(Gst.MapFlags.READ)
+        if ok:
+            data = bytes(m.data[:12])
+            buf.unmap(m)
+            # RTP of payload type 96 (RTCP arrives on the other udpsrc)
+            if len(data) == 12 and data[0] >> 6 == 2 and data[1] & 0x7f == 96:
+                seq, rtptime = struct.unpack_from("!HI", data, 2)
+                self.arrivals.append((now, seq, rtptime))
+        return Gst.PadProbeReturn.OK
+
+
+def analyse(arrivals):
+    frames = []
+    for t, _seq, ts in arrivals:
+        if frames and frames[-1][0] == ts:
+            frames[-1][1].append(t)
+        else:
+            frames.append((ts, [t]))
+    frames = frames[SKIP_FRAMES:-1]
+    ratios = [(a[-1] - a[0]) / 1e6 / (DUTY * PERIOD_MS * (len(a) - 1) / len(a))
+              for _ts, a in frames if len(a) >= 2]
+    seqs = [s for _t, s, _ts in arrivals]
+    lost = sum((b - a - 1) % 65536 for a, b in zip(seqs, seqs[1:]))
+    sizes = [len(a) for _ts, a in frames]
+    return ratios, lost, sizes
+
+
+def main():
+    Gst.init(None)
+    for name in ("rtpburstpace", "x264enc", "avdec_h264", "rtspsrc"):
+        if Gst.ElementFactory.find(name) is None:
+            print("skipped: no %s" % name)
+            return 77
+    example = load_example()
+    server, _factory = example.make_server(0, "/video")
+    url = "rtsp://127.0.0.1:%d/video" % server.get_bound_port()
+    print("server: %s\n  %s" % (url, example.launch_line(example.DEFAULT_SOURCE, "")))
+
+    client = Client(url)
+    loop = GLib.MainLoop()
+    errors = []
+
+    def on_message(_bus, msg):
+        if msg.type == Gst.MessageType.ERROR:
+            errors.append("%s: %s" % msg.parse_error())
+            loop.quit()
+    bus = client.pipeline.get_bus()
+    bus.add_signal_watch()
+    bus.connect("message", on_message)
+    client.pipeline.set_state(Gst.State.PLAYING)
+    GLib.timeout_add(int(SECONDS * 1000), loop.quit)
+    loop.run()
+
+    client.pipeline.set_state(Gst.State.NULL)
+    bus.remove_signal_watch()
+    if errors:
+        print("FAIL: client error: %s" % errors[0])
+        return 1
+
+    ratios, lost, sizes = analyse(client.arrivals)
+    if not ratios:
+        print("FAIL: no multi-packet frames reached the client (%d packets)"
+              % len(client.arrivals))
+        return 1
+    median = statistics.median(ratios)
+    print("client: %d packets, %d frames of median %d packets (%d..%d), %d lost; "
+          "%d frames decoded intact" % (
+              len(client.arrivals), len(sizes), statistics.median(sizes),
+              min(sizes), max(sizes), lost, client.frames))
+    print("spread / (0.9*dT*(n-1)/n): median %.3f (p10 %.3f)" % (
+        median, sorted(ratios)[len(ratios) // 10]))
+    bound = 0.8 * 0.85
+    checks = [("frames decoded %d > 0" % client.frames, client.frames > 0),
+              ("packets lost %d == 0" % lost, lost == 0),
+              ("median spread ratio %.3f >= %.2f" % (median, bound), median >= bound)]
+    for text, ok in checks:
+        print("%s %s" % ("PASS" if ok else "FAIL", text))
+    return 0 if all(ok for _t, ok in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
