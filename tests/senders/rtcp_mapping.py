@@ -319,9 +319,10 @@ def main():
                    spread, r["latency_changes"]))
         if "element_stats" in r:
             st = r["element_stats"]
-            info += ("; element latency %s, frame period %s (%s)" % (
+            info += ("; element latency %s, frame period %s (%s), late slots %d of %d" % (
                 ms(r.get("element_latency")), ms(st.get_value("frame-period")),
-                st.get_value("frame-period-source")))
+                st.get_value("frame-period-source"), st.get_value("late-slots"),
+                st.get_value("slots")))
         print(info, flush=True)
 
     a, b, c = offsets["none"], offsets["before"], offsets["after"]
