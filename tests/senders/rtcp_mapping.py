@@ -34,7 +34,7 @@ GStreamer plugin it needs is missing).  rtpburstpace is taken from
 GST_PLUGIN_PATH, else from ../../build/gst relative to this file; a missing
 rtpburstpace is a failure, not a skip.  About 20 s.
 
-    /usr/bin/python3 tests/senders/rtcp_mapping.py [--seconds 5] [-v] [--pace PROPS]
+    /usr/bin/python3 tests/senders/rtcp_mapping.py [--seconds 5] [-v] [--pace PROPS] [--sync false]
 """
 import argparse
 import os
@@ -146,7 +146,7 @@ class Receiver:
         self.rtcp.close()
 
 
-def pipeline_description(placement, rtp_port, rtcp_port, pace_props=""):
+def pipeline_description(placement, rtp_port, rtcp_port, pace_props="", sync=True):
     pace = "rtpburstpace name=pace %s ! " % pace_props
     return (
         "rtpbin name=rb ntp-time-source=running-time "
@@ -155,13 +155,13 @@ def pipeline_description(placement, rtp_port, rtcp_port, pace_props=""):
         "x264enc tune=zerolatency speed-preset=ultrafast bitrate=2000 key-int-max=25 ! "
         "rtph264pay mtu=1200 config-interval=-1 pt=96 ssrc=%d timestamp-offset=%d ! "
         "%srb.send_rtp_sink_0 "
-        "rb.send_rtp_src_0 ! %sudpsink name=rtpsink host=127.0.0.1 port=%d "
+        "rb.send_rtp_src_0 ! %sudpsink name=rtpsink host=127.0.0.1 port=%d%s "
         "rb.send_rtcp_src_0 ! udpsink name=rtcpsink host=127.0.0.1 port=%d "
         "sync=false async=false"
         % (FRAMERATE, SSRC, TS_OFFSET,
            pace if placement == "before" else "",
            pace if placement == "after" else "",
-           rtp_port, rtcp_port))
+           rtp_port, "" if sync else " sync=false", rtcp_port))
 
 
 def query_latency(element):
@@ -172,9 +172,9 @@ def query_latency(element):
     return lo
 
 
-def run(placement, seconds, verbose, pace_props):
+def run(placement, seconds, verbose, pace_props, sync):
     rx = Receiver()
-    desc = pipeline_description(placement, rx.rtp_port, rx.rtcp_port, pace_props)
+    desc = pipeline_description(placement, rx.rtp_port, rx.rtcp_port, pace_props, sync)
     if verbose:
         print("  gst-launch-1.0 " + desc, flush=True)
     pipeline = Gst.parse_launch(desc)
@@ -281,6 +281,8 @@ def main():
                     help="print the pipelines and every SR")
     ap.add_argument("--pace", default="", metavar="PROPS",
                     help="extra rtpburstpace properties, e.g. 'duty=0 slot-jitter=0'")
+    ap.add_argument("--sync", choices=("true", "false"), default="true",
+                    help="the RTP udpsink's sync (default true, udpsink's default)")
     args = ap.parse_args()
 
     Gst.init(None)
@@ -302,11 +304,11 @@ def main():
             failures.append(text)
 
     print("rtcp_mapping: rtpbin ntp-time-source=running-time, %d fps H.264, "
-          "udpsink sync=true, %.0f s per run; rtpburstpace from %s"
-          % (FRAMERATE, args.seconds, os.environ.get("GST_PLUGIN_PATH")), flush=True)
+          "RTP udpsink sync=%s, %.0f s per run; rtpburstpace from %s"
+          % (FRAMERATE, args.sync, args.seconds, os.environ.get("GST_PLUGIN_PATH")), flush=True)
     offsets = {}
     for placement in ("none", "before", "after"):
-        r = run(placement, args.seconds, args.verbose, args.pace)
+        r = run(placement, args.seconds, args.verbose, args.pace, args.sync == "true")
         if args.verbose:
             for sr in r["srs"]:
                 print("  SR ntp %.6f s rtp %u packets %u last-rtp %s" % (
