@@ -24,8 +24,9 @@ is the pipeline latency that rtpsession received in its LATENCY event (plus
 
 PASS if |offset(b) - offset(a)| < 1 ms and |offset(c) - offset(a)| < 1 ms,
 and in every run: at least 3 SRs, their RTP timestamps increase, each is
-within [-150 ms, +150 ms] of the last RTP packet received before it, and the
-per-SR offsets of a run agree within 1 ms.  Also printed, not checked: the
+within [-250 ms, +250 ms] of the last RTP packet received before it (loose:
+the sender and the receiver thread may be delayed on a busy machine), and
+the per-SR offsets of a run agree within 1 ms.  Also printed, not checked: the
 pipeline latency, the element's latency and how the packets of a frame
 arrived (spread of a frame, ms), which depend on timing.
 
@@ -54,7 +55,7 @@ SSRC = 0x1234ABCD
 TS_OFFSET = (1 << 32) - 2 * CLOCK_RATE
 FRAMERATE = 25
 BOUND_NS = 1_000_000          # the mapping bound: 1 ms
-SR_RTP_WINDOW_MS = 150        # an SR's RTP time vs the last packet received
+SR_RTP_WINDOW_MS = 250        # an SR's RTP time vs the last packet received (loose: timing)
 RTCP_MIN_INTERVAL_NS = 400_000_000
 
 if not os.environ.get("GST_PLUGIN_PATH"):
