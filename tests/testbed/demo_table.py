@@ -8,7 +8,7 @@ one cubic iperf3 flow.  Default: 3 repetitions of 10 s per case (18 runs, about 
 prints the medians as a Markdown table and issue 3's criteria.  Exit 0 after printing the table,
 77 with a one-line reason when the machine cannot run the testbed (not root, no namespaces,
 no iperf3/PyGObject, no plugin), 1 if runs failed.
-  sudo GST_PLUGIN_PATH=build/gst /usr/bin/python3 tests/testbed/demo_table.py
+  sudo /usr/bin/python3 tests/testbed/demo_table.py
 """
 import argparse
 import os
@@ -27,8 +27,11 @@ def main():
                                  epilog=__doc__.split("\n\n", 1)[1])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--duration", type=float, default=10.0)
-    ap.add_argument("--plugin-path", default=(os.environ.get("GST_PLUGIN_PATH", "").split(
-        os.pathsep)[0] or os.path.normpath(os.path.join(HERE, "..", "..", "build", "gst"))))
+    ap.add_argument("--plugin-path",
+                    default=os.environ.get("GST_PLUGIN_PATH", "").split(os.pathsep)[0]
+                    or run.BUILD_PLUGIN_PATH,
+                    help="directory of libgstrtpburstpace.so (default: the first directory of "
+                         "GST_PLUGIN_PATH, else build/gst of this checkout)")
     ap.add_argument("--csv", help="append every run's row here")
     ap.add_argument("--quiet", action="store_true", help="no per-run progress on stderr")
     a = ap.parse_args()

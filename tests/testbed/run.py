@@ -31,6 +31,8 @@ import metrics  # noqa: E402
 
 PY = "/usr/bin/python3"
 NETBED = os.path.join(HERE, "netbed.sh")
+# the plugin as scripts/setup.sh builds it: build/gst of the checkout this file is in
+BUILD_PLUGIN_PATH = os.path.normpath(os.path.join(HERE, "..", "..", "build", "gst"))
 ETH_IP_UDP = 14 + 28  # bytes a tc qdisc on veth counts on top of the RTP packet
 
 
@@ -207,8 +209,9 @@ def parse_args(argv=None):
     g.add_argument("--element-prop", action="append", default=[], metavar="PROP=VAL",
                    help="extra rtpburstpace property (repeatable)")
     g.add_argument("--plugin-path", default=os.environ.get("RTPBURSTPACE_PLUGIN_PATH",
-                                                           "/work/main/build/gst"),
-                   help="GST_PLUGIN_PATH for paced mode (meson build dir of the plugin)")
+                                                           BUILD_PLUGIN_PATH),
+                   help="GST_PLUGIN_PATH for paced mode: the directory of libgstrtpburstpace.so "
+                        "(default: $RTPBURSTPACE_PLUGIN_PATH, else build/gst of this checkout)")
     g.add_argument("--tbf-factor", type=float, default=1.1)
     g = ap.add_argument_group("network")
     g.add_argument("--tcp", type=int, default=1, help="parallel iperf3 flows (0 = none)")
@@ -232,6 +235,7 @@ def parse_args(argv=None):
                    help="before measuring, wait up to S seconds until less than a quarter of "
                         "the CPU is busy (other jobs spoil pacing and TCP); 0 = do not wait")
     a = ap.parse_args(argv)
+    a.plugin_path = os.path.abspath(a.plugin_path)
     if a.codec == "raw" and (a.width is None or a.height is None):
         w, h = raw_geometry(a.rate, a.mtu - 12, a.fps)
         a.width = w if a.width is None else a.width
