@@ -95,7 +95,7 @@ def run_cases(cases, reps, duration, runargs, csv_path=None, log=sys.stderr, cas
                 if row["status"] == "ok":
                     p.end("done: RTP loss %s%s (%.0f s)" % (
                         pct(row.get("rtp_loss")),
-                        ", TCP %s Mbit/s" % num(row.get("tcp_mbps")) if tcp else "",
+                        ", TCP %s Mbit/s" % num(row.get("tcp_mbps"), "%.2f") if tcp else "",
                         time.monotonic() - t0))
                 else:
                     p.end(row["status"])
@@ -110,8 +110,8 @@ def pct(x):
     return "?" if x in ("", None) else "%.1f %%" % (100 * float(x))
 
 
-def num(x):
-    return "?" if x in ("", None) else "%.3g" % float(x)
+def num(x, fmt="%.3g"):
+    return "?" if x in ("", None) else fmt % float(x)
 
 
 def median(rows, case, key):

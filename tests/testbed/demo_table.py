@@ -14,6 +14,7 @@ plugin), 1 if runs failed.
   sudo /usr/bin/python3 tests/testbed/demo_table.py
 """
 import argparse
+import math
 import os
 import signal
 import sys
@@ -53,7 +54,8 @@ def main():
         "rtpburstpace-demo-%Y%m%d-%H%M%S.log"))
     n = a.reps * len(compare.ALL_CASES)
     if not a.quiet:
-        minutes = round(n * (a.duration + 4) / 60)  # + warm-up, testbed set-up, quiet-CPU check
+        # + TCP warm-up, testbed set-up and tear-down, quiet-CPU check: ~5 s a run
+        minutes = math.ceil(n * (a.duration + 5) / 60)
         print("Testbed: the stream against a real TCP flow (iperf3) through a 10 Mbit/s "
               "bottleneck in network namespaces,\n%d runs of %g s, %s; what the tools print goes "
               "to %s\n" % (n, a.duration, "about %d minutes" % minutes if minutes > 1 else
@@ -66,6 +68,8 @@ def main():
     except (KeyboardInterrupt, run.Interrupted):
         print("interrupted, testbed removed; the tools' output is in %s" % log, file=sys.stderr)
         return 1
+    if not a.quiet:
+        print(file=sys.stderr, flush=True)
     failed = [x for v in rows.values() for x in v if x.get("status", "").startswith("error")]
     r = next((x for v in rows.values() for x in v if x.get("status") == "ok"), None)
     if r is None:
