@@ -5,7 +5,7 @@
 #  2. as root, where network namespaces work: the same stream against a real
 #     TCP flow (iperf3) through a 10 Mbit/s bottleneck with a 13-packet
 #     drop-tail queue, bursty vs rtpburstpace vs a sender token bucket, as a
-#     table (tests/testbed/demo_table.py; about 4 minutes; skipped otherwise).
+#     table (tests/testbed/demo_table.py; about 5 minutes; skipped otherwise).
 #     It prints a line per run as it goes; what the tools print (iperf3,
 #     netbed.sh, the GStreamer sender) goes to a log file that it names.
 # Arguments go to examples/demo.py.

@@ -4,7 +4,7 @@
 One 6 Mbit/s CBR stream (30 x 1000 B payloads per 40 ms frame) into a 10 Mbit/s bottleneck
 with a 13-packet drop-tail queue, sent bursty (no element), through rtpburstpace (b = 1,
 duty 0.9), and bursty through a sender-side tbf at 1.1x the stream rate; each with and without
-one cubic iperf3 flow.  Default: 3 repetitions of 10 s per case (18 runs, about 4 minutes);
+one cubic iperf3 flow.  Default: 3 repetitions of 10 s per case (18 runs, about 5 minutes);
 prints a line per run on stderr as it goes, then the medians as a Markdown table and issue 3's
 criteria on stdout.  What the tools print (netbed.sh, iperf3, the GStreamer sender and
 receiver) goes to a log file (--log; default a new /tmp/rtpburstpace-demo-*.log), named at the
