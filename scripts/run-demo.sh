@@ -5,7 +5,9 @@
 #  2. as root, where network namespaces work: the same stream against a real
 #     TCP flow (iperf3) through a 10 Mbit/s bottleneck with a 13-packet
 #     drop-tail queue, bursty vs rtpburstpace vs a sender token bucket, as a
-#     table (tests/testbed/demo_table.py; about 4 minutes; skipped otherwise).
+#     table (tests/testbed/demo_table.py; about 5 minutes; skipped otherwise).
+#     It prints a line per run as it goes; what the tools print (iperf3,
+#     netbed.sh, the GStreamer sender) goes to a log file that it names.
 # Arguments go to examples/demo.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +16,6 @@ export GST_PLUGIN_PATH="$PWD/build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 /usr/bin/python3 examples/demo.py "$@"
 echo
 status=0
-/usr/bin/python3 tests/testbed/demo_table.py --plugin-path "$PWD/build/gst" --quiet || status=$?
+/usr/bin/python3 tests/testbed/demo_table.py --plugin-path "$PWD/build/gst" || status=$?
 # 77: the machine cannot run the testbed (the reason was printed)
 [ "$status" -eq 0 ] || [ "$status" -eq 77 ] || exit "$status"

@@ -39,9 +39,11 @@
  * Nothing here asserts timing; the exit status only says whether the
  * pipelines ran and the packets came out.
  *
- * Build:  gcc -O2 pacebench.c $(pkg-config --cflags --libs gstreamer-1.0 \
+ * Build:  scripts/setup.sh builds it as build/tests/bench/pacebench, or
+ *         gcc -O2 pacebench.c $(pkg-config --cflags --libs gstreamer-1.0 \
  *           gstreamer-rtp-1.0) -lm -o pacebench
- * Run:    GST_PLUGIN_PATH=/work/main/build/gst ./pacebench [options] [scenario...]
+ * Run, from the repository's top directory:
+ *         GST_PLUGIN_PATH=build/gst build/tests/bench/pacebench [options] [scenario...]
  */
 
 #define _GNU_SOURCE

@@ -14,6 +14,7 @@ import os
 import signal
 import statistics
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402
@@ -28,12 +29,42 @@ HEADER = {"rtp_loss": "RTP loss", "rtp_goodput_mbps": "RTP goodput Mbit/s",
 MODE_NAME = {"bursty": "bursty (no element)", "paced": "rtpburstpace", "tbf": "bursty + tbf 1.1x"}
 
 
+class Progress:
+    """One line of progress per run on a stream (None: nowhere).  live: each part is printed
+    as it comes (the line starts when the run does); else the line is printed whole at its end,
+    so that tools printing to the same terminal meanwhile do not break it up."""
+
+    def __init__(self, stream, live):
+        self.stream, self.live, self.parts = stream, live, []
+
+    def say(self, text):
+        self.parts.append(text)
+        if self.stream is not None and self.live:
+            print(text, end="", file=self.stream, flush=True)
+
+    def end(self, text):
+        self.say(text + "\n")
+        if self.stream is not None and not self.live:
+            print("".join(self.parts), end="", file=self.stream, flush=True)
+        self.parts = []
+
+
 def run_cases(cases, reps, duration, runargs, csv_path=None, log=sys.stderr, case_args=None,
-              keep=None):
+              keep=None, mode_name=MODE_NAME):
     """Run every case `reps` times (interleaved); {case: [row, ...]}.  A case is (mode, tcp);
     case_args, if given, maps the mode to the run.py arguments that make it (default: --mode
-    mode); keep, if given, is a directory for the raw logs of the first repetition."""
+    mode); keep, if given, is a directory for the raw logs of the first repetition.  A run that
+    fails is recorded with status "error: ..." and the others go on.  Progress goes to `log`
+    (None: nowhere), a line per run such as
+      [ 5/18] rtpburstpace, 1 TCP flow  rep 1/3 ... done: RTP loss 2.9 %, TCP 3.71 Mbit/s (15 s)
+    begun when the run starts if the tools' output goes to a file (run.py --log in runargs),
+    else printed whole when the run ends."""
     rows = {c: [] for c in cases}
+    total = reps * len(cases)
+    names = {(m, t): "%s, %s" % (mode_name.get(m, m), "%d TCP flow%s" % (t, "s" * (t > 1))
+                                  if t else "no TCP") for m, t in cases}
+    width = max(len(x) for x in names.values())
+    n = 0
     for rep in range(reps):
         for mode, tcp in cases:
             extra = (case_args or {}).get(mode, ["--mode", mode])
@@ -41,14 +72,46 @@ def run_cases(cases, reps, duration, runargs, csv_path=None, log=sys.stderr, cas
                 extra = extra + ["--keep", os.path.join(keep, "%s-tcp%d" % (mode, tcp))]
             args = run.parse_args(extra + ["--tcp", str(tcp), "--duration", str(duration),
                                            "--label", "compare-rep%d" % rep] + runargs)
-            row = run.run(args)
+            n += 1
+            p = Progress(log, bool(args.log))
+            p.say("[%*d/%d] %-*s  rep %d/%d ... " % (len(str(total)), n, total, width,
+                                                    names[(mode, tcp)], rep + 1, reps))
+            t0 = time.monotonic()
+            try:
+                row = run.run(args, on_wait=(lambda busy, p=p: p.say(
+                    "CPU busy (%.0f %%), waiting ... " % (100 * busy)))
+                    if p.live else None)
+            except (KeyboardInterrupt, run.Interrupted):
+                p.end("interrupted")
+                raise
+            except Exception as e:  # one failed run must not lose the others
+                # e.g. "sender failed: " and the tail of its stderr: the first and last lines
+                msg = [x.strip() for x in str(e).splitlines() if x.strip()] or [repr(e)]
+                msg = (msg[0] if len(msg) == 1 else "%s ... %s" % (msg[0], msg[-1]))[:200]
+                row = {"status": "error: " + msg, "label": args.label, "mode": mode,
+                       "tcp_flows": tcp}
+                p.end("FAILED: " + msg)
+            else:
+                if row["status"] == "ok":
+                    p.end("done: RTP loss %s%s (%.0f s)" % (
+                        pct(row.get("rtp_loss")),
+                        ", TCP %s Mbit/s" % num(row.get("tcp_mbps"), "%.2f") if tcp else "",
+                        time.monotonic() - t0))
+                else:
+                    p.end(row["status"])
             if csv_path:
                 run.append_csv(csv_path, row)
-            print("rep %d %-6s tcp=%d: %s loss=%s tcp=%s cpu=%s" % (
-                rep, mode, tcp, row["status"], row.get("rtp_loss"), row.get("tcp_mbps"),
-                row.get("cpu_busy")), file=log, flush=True)
             rows[(mode, tcp)].append(row)
     return rows
+
+
+def pct(x):
+    """A share as "2.9 %" ("?" if missing)."""
+    return "?" if x in ("", None) else "%.1f %%" % (100 * float(x))
+
+
+def num(x, fmt="%.3g"):
+    return "?" if x in ("", None) else fmt % float(x)
 
 
 def median(rows, case, key):
@@ -70,6 +133,8 @@ def table(rows, cases, nice=False, show=SHOW, header=HEADER, mode_name=MODE_NAME
             cells.append("—" if m is None else ("%.1f %%" % (100 * m) if "loss" in k
                                                  else "%.3g" % m))
         status = str(len(ok)) if ok else rows[case][0].get("status", "?")
+        if status.startswith("error"):
+            status = "failed"
         out.append("| %s | %d | %s | %s |" % (mode_name[case[0]] if nice else case[0], case[1],
                                                status, " | ".join(cells)))
     return "\n".join(out)

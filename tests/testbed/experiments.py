@@ -386,8 +386,11 @@ def main():
     ap.add_argument("--warmup", type=float, help="TCP-only seconds before the video (2; quick 1)")
     ap.add_argument("--aqm", default="pfifo", choices=["pfifo", "red", "red-ecn"],
                     help="fig000 queue (red variants need the red qdisc)")
-    ap.add_argument("--plugin-path", default=os.environ.get(
-        "GST_PLUGIN_PATH", "/work/main/build/gst").split(":")[0])
+    ap.add_argument("--plugin-path",
+                    default=os.environ.get("GST_PLUGIN_PATH", "").split(os.pathsep)[0]
+                    or run.BUILD_PLUGIN_PATH,
+                    help="directory of libgstrtpburstpace.so (default: the first directory of "
+                         "GST_PLUGIN_PATH, else build/gst of this checkout)")
     ap.add_argument("--fresh", action="store_true", help="remove the figure's CSV first")
     ap.add_argument("--plot-only", action="store_true")
     a = ap.parse_args()

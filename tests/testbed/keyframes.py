@@ -214,7 +214,7 @@ def main():
     signal.signal(signal.SIGTERM, run.on_term)
     try:
         rows = compare.run_cases(cases, a.reps, a.duration, STREAM + a.runargs,
-                                 case_args=CASE_ARGS, keep=keep)
+                                 case_args=CASE_ARGS, keep=keep, mode_name=NAME)
     except (KeyboardInterrupt, run.Interrupted):
         sys.exit("keyframes.py: interrupted, testbed removed")
     for rs in rows.values():

@@ -31,6 +31,8 @@ import metrics  # noqa: E402
 
 PY = "/usr/bin/python3"
 NETBED = os.path.join(HERE, "netbed.sh")
+# the plugin as scripts/setup.sh builds it: build/gst of the checkout this file is in
+BUILD_PLUGIN_PATH = os.path.normpath(os.path.join(HERE, "..", "..", "build", "gst"))
 ETH_IP_UDP = 14 + 28  # bytes a tc qdisc on veth counts on top of the RTP packet
 
 
@@ -104,11 +106,14 @@ def cpu_busy_since(t0):
     return round((t1[0] - t0[0]) / total, 3), round((t1[2] - t0[2]) / total, 3)
 
 
-def wait_idle(threshold=0.2, timeout=900, probe=1.0, quiet_probes=2, log=sys.stderr):
+def wait_idle(threshold=0.2, timeout=900, probe=1.0, quiet_probes=2, log=sys.stderr,
+              on_wait=None):
     """Wait until the machine is quiet (share of CPU busy below threshold over `quiet_probes`
     consecutive `probe`-second intervals) before a measurement: pacing precision and TCP both
     depend on free CPU, and on a 2-core VM another job (a build, a fuzzer) changes results.
-    Returns the seconds waited (gives up after timeout and measures anyway)."""
+    Notes on `log` that it waits and when it stops; on_wait, if given, is called instead with
+    the busy share when the wait begins.  Returns the seconds waited (gives up after timeout
+    and measures anyway)."""
     t_start, said, quiet = time.monotonic(), False, 0
     while True:
         t0 = cpu_times()
@@ -117,15 +122,18 @@ def wait_idle(threshold=0.2, timeout=900, probe=1.0, quiet_probes=2, log=sys.std
         quiet = quiet + 1 if busy < threshold else 0
         waited = time.monotonic() - t_start
         if quiet >= quiet_probes or waited > timeout:
-            if said and log:
+            if said and log and not on_wait:
                 print("run.py: CPU %s after %.0f s (busy %.0f %%)" % (
                     "quiet" if quiet >= quiet_probes else "still busy, measuring anyway",
                     waited, 100 * busy), file=log, flush=True)
             return waited - quiet_probes * probe
-        if not said and busy >= threshold and log:
-            print("run.py: CPU %.0f %% busy by other processes, waiting (up to %d s) before "
-                  "measuring" % (100 * busy, timeout), file=log, flush=True)
+        if not said and busy >= threshold:
             said = True
+            if on_wait:
+                on_wait(busy)
+            elif log:
+                print("run.py: CPU %.0f %% busy by other processes, waiting (up to %d s) before "
+                      "measuring" % (100 * busy, timeout), file=log, flush=True)
 
 
 def wait_line(proc, word, timeout):
@@ -207,8 +215,9 @@ def parse_args(argv=None):
     g.add_argument("--element-prop", action="append", default=[], metavar="PROP=VAL",
                    help="extra rtpburstpace property (repeatable)")
     g.add_argument("--plugin-path", default=os.environ.get("RTPBURSTPACE_PLUGIN_PATH",
-                                                           "/work/main/build/gst"),
-                   help="GST_PLUGIN_PATH for paced mode (meson build dir of the plugin)")
+                                                           BUILD_PLUGIN_PATH),
+                   help="GST_PLUGIN_PATH for paced mode: the directory of libgstrtpburstpace.so "
+                        "(default: $RTPBURSTPACE_PLUGIN_PATH, else build/gst of this checkout)")
     g.add_argument("--tbf-factor", type=float, default=1.1)
     g = ap.add_argument_group("network")
     g.add_argument("--tcp", type=int, default=1, help="parallel iperf3 flows (0 = none)")
@@ -228,10 +237,14 @@ def parse_args(argv=None):
     g.add_argument("--keep", metavar="DIR", help="keep the raw logs in DIR")
     g.add_argument("--prefix", default="tb%d" % os.getpid(), help="namespace prefix")
     g.add_argument("--quiet", action="store_true")
+    g.add_argument("--log", metavar="FILE",
+                   help="append what the tools print (netbed.sh, iperf3, the GStreamer sender "
+                        "and receiver) to FILE instead of letting it through to stderr")
     g.add_argument("--wait-idle", type=float, default=600, metavar="S",
                    help="before measuring, wait up to S seconds until less than a quarter of "
                         "the CPU is busy (other jobs spoil pacing and TCP); 0 = do not wait")
     a = ap.parse_args(argv)
+    a.plugin_path = os.path.abspath(a.plugin_path)
     if a.codec == "raw" and (a.width is None or a.height is None):
         w, h = raw_geometry(a.rate, a.mtu - 12, a.fps)
         a.width = w if a.width is None else a.width
@@ -243,8 +256,10 @@ def parse_args(argv=None):
     return a
 
 
-def run(a):
-    """One experiment point; returns the CSV row (dict)."""
+def run(a, on_wait=None):
+    """One experiment point; returns the CSV row (dict).  on_wait goes to wait_idle().  With
+    a.log, the tools' output, the sender's stderr and the reason of a failure are appended to
+    that file under a header naming the run; else the tools print to stderr."""
     row = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "label": a.label, "mode": a.mode,
            "codec": a.codec,
            "source": a.source if a.codec == "h264" else "",
@@ -274,10 +289,15 @@ def run(a):
         return row
 
     if a.wait_idle > 0:
-        row["waited_idle_s"] = round(wait_idle(timeout=a.wait_idle), 1)
+        row["waited_idle_s"] = round(wait_idle(timeout=a.wait_idle, on_wait=on_wait), 1)
     work = tempfile.mkdtemp(prefix="rtpburstpace-testbed-")
     procs = []
     up = False
+    tools = None  # where the tools' stdout/stderr go (None: inherited)
+    if a.log:
+        tools = open(a.log, "a", buffering=1)  # line-buffered: in order with the tools' writes
+        tools.write("==== %s run %s: mode %s, tcp %d, duration %g s, namespaces %s-*\n" % (
+            row["time"], a.label or "-", a.mode, a.tcp, a.duration, a.prefix))
 
     def start(ns, cmd, **kw):
         p = subprocess.Popen(["ip", "netns", "exec", ns] + cmd, start_new_session=True,
@@ -293,6 +313,8 @@ def run(a):
             nb += ["--sender-tbf", "%dbit" % (a.tbf_factor * stream_wire_bps(a) * a.streams)]
         up = True
         out = subprocess.run(nb, capture_output=True, text=True, timeout=60)
+        if tools and out.stderr:
+            tools.write(out.stderr)
         if out.returncode:
             raise RuntimeError("netbed up failed: " + out.stderr)
         env = dict(l.split("=", 1) for l in out.stdout.split("\n") if "=" in l)
@@ -304,7 +326,7 @@ def run(a):
         receiver = start(rx, [PY, os.path.join(HERE, "rtprecv.py"), "--out", recv_log,
                               "--duration", str(run_for),
                               "--ports", ",".join(str(5000 + k) for k in range(a.streams))],
-                         stdout=subprocess.PIPE)
+                         stdout=subprocess.PIPE, stderr=tools)
         if not wait_line(receiver, "ready", 10):
             raise RuntimeError("receiver did not start")
 
@@ -332,14 +354,15 @@ def run(a):
         client = None
         if a.tcp:
             server = start(rx, ["iperf3", "-s", "-B", rx_addr, "--forceflush"],
-                           stdout=subprocess.PIPE)
+                           stdout=subprocess.PIPE, stderr=tools)
             if not wait_line(server, "listening", 10):
                 raise RuntimeError("iperf3 server did not start")
             icmd = ["iperf3", "-c", rx_addr, "-P", str(a.tcp), "-t", "%g" % a.duration,
                     "-O", "%g" % a.warmup, "-C", a.cc, "-J"]
             if a.mss:
                 icmd += ["-M", str(a.mss)]
-            client = start(st, icmd, stdout=open(os.path.join(work, "iperf3.json"), "w"))
+            client = start(st, icmd, stdout=open(os.path.join(work, "iperf3.json"), "w"),
+                           stderr=tools)
             time.sleep(a.warmup)
 
         bneck0, sv0, st0 = tc_stats(r, "r-rx"), tc_stats(sv, "sv-r"), tc_stats(st, "st-r")
@@ -371,6 +394,12 @@ def run(a):
             with open(os.path.join(work, "stats.json")) as f:
                 row["element_stats"] = json.dumps(json.load(f))
         return row
+    except BaseException as e:
+        if tools:
+            tools.write("run %s\n" % ("interrupted" if isinstance(e, (Interrupted,
+                                                                     KeyboardInterrupt))
+                                      else "failed: %s" % e))
+        raise
     finally:
         for p in procs:
             if p.poll() is None:
@@ -380,8 +409,14 @@ def run(a):
                 except subprocess.TimeoutExpired:
                     p.kill()
                     p.wait(timeout=3)
+        if tools and os.path.exists(os.path.join(work, "sender.err")):
+            with open(os.path.join(work, "sender.err")) as f:
+                tools.write("---- sender (rtpsend.py) stderr:\n" + f.read())
         if up:
-            subprocess.run([NETBED, "down", "--prefix", a.prefix], timeout=60)
+            subprocess.run([NETBED, "down", "--prefix", a.prefix], timeout=60,
+                           stdout=tools, stderr=tools)
+        if tools:
+            tools.close()
         if a.keep:
             shutil.copytree(work, a.keep, dirs_exist_ok=True)
         shutil.rmtree(work, ignore_errors=True)

@@ -27,7 +27,7 @@ SKIP = 77
 
 def plugin_dir():
     env = os.environ.get("GST_PLUGIN_PATH", "").split(os.pathsep)[0]
-    return env or os.path.normpath(os.path.join(HERE, "..", "..", "build", "gst"))
+    return env or run.BUILD_PLUGIN_PATH
 
 
 def point(mode, tcp, duration, plugin):
