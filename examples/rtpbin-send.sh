@@ -8,16 +8,15 @@
 # RTP goes to HOST:PORT, RTCP to HOST:PORT+1; the receiver's RTCP (receiver
 # reports) comes back on local port PORT+5 (examples/rtpbin-receive.sh).
 #
-# SYNC sets the RTP udpsink's sync (default false): rtpburstpace does the
-# timing.  A udpsink with sync=true holds each packet until
-# running-time(DTS, else PTS) + the pipeline latency, so packets that share
-# a frame's timestamps leave together again.
+# The RTP udpsink keeps its default sync=true: rtpburstpace gives each
+# packet a DTS that says when it leaves, and after the first frame the sink
+# releases every packet at its slot (SYNC=false turns the sink's
+# synchronisation off; the element then does the timing alone).
 #
 # rtpsession puts running-time(PTS) + the pipeline latency into the sender
-# reports' NTP <-> RTP mapping.  With sync=false on both udpsinks that
-# latency is 0 and the mapping is the same in all three placements; with
-# SYNC=true the pipeline latency includes the latency rtpburstpace reports
-# (tests/senders/rtcp_mapping.py, --sync false / true).
+# reports' NTP <-> RTP mapping.  rtpburstpace keeps the PTS and adds no
+# latency, so the mapping is the same in all three placements
+# (tests/senders/rtcp_mapping.py).
 #
 # No -e: with rtpbin's RTCP, gst-launch-1.0 -e sometimes waited for EOS
 # indefinitely after Ctrl-C, with and without rtpburstpace.
@@ -28,7 +27,7 @@ HOST=${2:-127.0.0.1}
 PORT=${3:-5004}
 # (dash exits on a shift past the last argument)
 if [ $# -ge 3 ]; then shift 3; else shift $#; fi
-SYNC=${SYNC:-false}
+SYNC=${SYNC:-true}
 case "$PLACEMENT" in
   before) PRE="rtpburstpace $* !"; POST="" ;;
   after)  PRE=""; POST="rtpburstpace $* !" ;;

@@ -13,10 +13,12 @@ the RTP header in the clear: packets are grouped by RTP timestamp).
 
 --placement says where rtpburstpace goes:
 
-  input  between the payloader and webrtcbin's sink pad.  webrtcbin (1.22)
-         puts a clocksync sync=true behind each sink pad, which holds every
-         buffer until running-time(DTS, else PTS) + upstream latency; packets
-         that share the frame's timestamp leave it together again.
+  input  between the payloader and webrtcbin's sink pad (the default).
+         webrtcbin (1.22) puts a clocksync sync=true behind each sink pad,
+         which holds every buffer until running-time(DTS, else PTS) + the
+         upstream latency; rtpburstpace sees its first frame held that way
+         and from then on gives each packet a DTS that this clocksync
+         releases at the packet's slot (stats: sink-latency, held-slots).
   aux    inside webrtcbin, from its request-aux-sender signal: after the
          clocksync and the RTX sender, before rtpbin's session and
          DTLS/SRTP; the nicesink after it has sync=false.  The caps there
@@ -28,8 +30,10 @@ SRs then carry pipeline running time instead of wall-clock NTP, so do not use
 it for a real peer), lowers the RTCP interval and prints the median of
 NTP - RTP time over the sender reports, read before SRTP encryption.
 
-Exit codes: 0 when at least one second's worth of frames was decoded, 1 on an
-error or too few frames, 77 when PyGObject, webrtcbin, libnice's GStreamer
+Exit codes: 0 when at least one second's worth of frames was decoded (and,
+with --check, a frame's packets left the nicesink spread over at least
+0.8 x 0.85 x 0.9*dT*(n-1)/n, median over the frames), 1 on an error or too
+few frames, 77 when PyGObject, webrtcbin, libnice's GStreamer
 plugin (gstreamer1.0-nice) or rtpburstpace is missing.
 
     GST_PLUGIN_PATH=build/gst /usr/bin/python3 examples/webrtc-loopback.py \\
@@ -261,7 +265,10 @@ class Loopback:
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--placement", choices=("input", "aux", "none"), default="aux")
+    ap.add_argument("--placement", choices=("input", "aux", "none"), default="input")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 unless the packets of a frame left the nicesink spread "
+                         "(tests/senders/meson.build)")
     ap.add_argument("--seconds", type=float, default=6.0)
     ap.add_argument("--pace", default="", metavar="PROPS",
                     help="extra rtpburstpace properties, e.g. 'duty=0.8'")
@@ -316,6 +323,16 @@ def main():
     for e in lb.errors:
         print("error: %s" % e)
     ok = not lb.errors and lb.decoded >= FRAMERATE
+    if args.check and args.placement != "none":
+        # a frame's n packets left over at least 0.8 x 0.85 of 0.9 x dT x (n-1)/n
+        period_ms = 1000.0 / FRAMERATE
+        ratios = [(max(v) - min(v)) / 1e6 / (0.9 * period_ms * (len(v) - 1) / len(v))
+                  for v in frames.values() if len(v) > 1]
+        median = statistics.median(ratios) if ratios else 0.0
+        paced = median >= 0.8 * 0.85
+        print("%s median frame spread / (0.9*dT*(n-1)/n) at the nicesink: %.3f (>= 0.68)"
+              % ("PASS" if paced else "FAIL", median))
+        ok = ok and paced
     return 0 if ok else 1
 
 
