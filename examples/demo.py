@@ -111,6 +111,7 @@ def analyse(packets, burst_gap_ns, skip_frames=5):
         "gap ms (median)": statistics.median(gaps) / 1e6,
         "largest burst": max(bursts),
         "burst (median)": statistics.median(bursts),
+        "burst (p98)": sorted(bursts)[int(0.98 * (len(bursts) - 1))],
         "packets": len(packets),
         "Mbit/s": sum(p[3] for p in packets) * 8 / duration * 1e3,
     }
