@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Shows what rtpburstpace does to a live RTP video stream.
 
-Sends the same live stream twice over loopback, once straight from the
-payloader and once through rtpburstpace, receives it on a plain UDP socket
-and reports, per frame (packets with one RTP timestamp), how the packets
-arrived: the spread from first to last packet, the gap between packets and
-the largest burst (packets arriving less than --burst-gap apart).
+Sends the same live stream three times over loopback into a udpsink as
+users write it (it synchronises by default): straight from the payloader,
+through rtpburstpace, and through rtpburstpace with sync=false on the
+udpsink.  Receives it on a plain UDP socket and reports, per frame (packets
+with one RTP timestamp), how the packets arrived: the spread from first to
+last packet, the gap between packets and the largest burst (packets
+arriving less than --burst-gap apart).
 
 The default stream is the paper's 6 Mbit/s CBR case: 160x96 UYVY at 25 fps
 through rtpvrawpay, 30 packets of ~1000 B per frame.
@@ -167,10 +169,13 @@ def main():
 
     source = SOURCE.format(width=args.width, height=args.height,
                            fps=args.fps, mtu=args.mtu)
-    sink = "udpsink host=127.0.0.1 port=%d sync=false" % args.port
+    # udpsink as users write it: it synchronises by default
+    sink = "udpsink host=127.0.0.1 port=%d" % args.port
     cases = [
         ("payloader only", "%s ! %s" % (source, sink)),
         ("rtpburstpace", "%s ! rtpburstpace name=pacer %s ! %s"
+         % (source, args.pace, sink)),
+        ("sync=false", "%s ! rtpburstpace name=pacer %s ! %s sync=false"
          % (source, args.pace, sink)),
     ]
 
@@ -208,14 +213,15 @@ def main():
             s = r["stats"]
             print("%s stats: frame-period %.1f ms (%s), slot-duration "
                   "%.3f ms, frames %d, unpaced %d, catch-up %d, late slots "
-                  "%d, max lateness %.3f ms" % (
+                  "%d, max lateness %.3f ms, sink-latency %.1f ms" % (
                       label, s.get_value("frame-period") / 1e6,
                       s.get_value("frame-period-source"),
                       s.get_value("slot-duration") / 1e6,
                       s.get_value("frames"), s.get_value("unpaced-frames"),
                       s.get_value("catch-up-frames"),
                       s.get_value("late-slots"),
-                      s.get_value("max-lateness") / 1e6))
+                      s.get_value("max-lateness") / 1e6,
+                      s.get_value("sink-latency") / 1e6))
     if args.plot:
         plot_timeline(runs, args.plot)
 

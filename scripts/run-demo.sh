@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up (Debian 12), builds and runs the demo:
-#  1. a live 6 Mbit/s stream on loopback without and with rtpburstpace,
-#     measured at the receiver (how the packets of each frame arrive);
+#  1. a live 6 Mbit/s stream on loopback into a udpsink with its defaults
+#     (it synchronises), without and with rtpburstpace, and with
+#     rtpburstpace and sync=false, measured at the receiver (how the packets
+#     of each frame arrive);
 #  2. as root, where network namespaces work: the same stream against a real
 #     TCP flow (iperf3) through a 10 Mbit/s bottleneck with a 13-packet
 #     drop-tail queue, bursty vs rtpburstpace vs a sender token bucket, as a
