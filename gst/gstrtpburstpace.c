@@ -1945,7 +1945,7 @@ note_push_locked (GstRtpBurstPace * self, const Pushed * pushed)
 static void
 gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
 {
-  Pushed pushed = { FALSE, };
+  Pushed pushed = { .paced = FALSE };
   GstFlowReturn ret;
   GstBuffer *single;
   GstBufferList *list;

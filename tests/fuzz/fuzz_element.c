@@ -25,7 +25,10 @@
  * missing), segments, property values at their limits, valid RTP packets
  * built from fuzzed fields, mutated RTP, raw garbage, buffer lists,
  * flush-start / flush-stop (paired and not), EOS, stream-start, PLAYING <->
- * PAUSED, upstream latency, and clock cranks.
+ * PAUSED, upstream latency, LATENCY events from downstream, a downstream
+ * that synchronises like GstBaseSink (it holds each buffer in the task's
+ * thread until its DTS, else PTS, plus that latency, on the test clock),
+ * and clock cranks.
  *
  * Only this thread moves the test clock, so nothing can wait forever on
  * it: before a push that could block on the element's full queue (8
@@ -86,6 +89,8 @@ enum
   OP_ADVANCE,
   OP_DRAIN,
   OP_SYNC,                      /* wait until the task waits on the clock */
+  OP_SINK_LATENCY,              /* a LATENCY event from downstream */
+  OP_SINK_SYNC,                 /* downstream starts / stops synchronising */
   N_OPS
 };
 
@@ -147,6 +152,14 @@ typedef struct
   guint16 seq;
   guint32 rtptime;
   GstClockTime pts;
+
+  /* a synchronising downstream (OP_SINK_SYNC), in the harness' sink pad
+   * probe, in the task's thread; guarded by sink_lock */
+  GMutex sink_lock;
+  gboolean sink_sync;
+  gboolean sink_flushing;       /* between flush-start and flush-stop */
+  GstClockTime sink_latency;
+  GstClockID sink_id;           /* the wait in progress */
 } Ctx;
 
 typedef struct
@@ -236,6 +249,52 @@ note_list_item (GstBuffer ** buf, guint idx, gpointer user_data)
   return TRUE;
 }
 
+/* When downstream synchronises: holds @buf like GstBaseSink with sync=true,
+ * until the running time of its DTS (else PTS) plus the sink latency, on
+ * the test clock, unless flushing or told to stop (sink_unschedule ()). */
+static void
+sink_hold (Ctx * c, GstPad * pad, GstBuffer * buf)
+{
+  GstEvent *ev = gst_pad_get_sticky_event (pad, GST_EVENT_SEGMENT, 0);
+  const GstSegment *seg;
+  GstClockTime rt = GST_CLOCK_TIME_NONE, base;
+  GstClockID id = NULL;
+
+  if (ev) {
+    gst_event_parse_segment (ev, &seg);
+    if (seg->format == GST_FORMAT_TIME)
+      rt = gst_segment_to_running_time (seg, GST_FORMAT_TIME,
+          GST_BUFFER_DTS_OR_PTS (buf));
+    gst_event_unref (ev);
+  }
+  base = gst_element_get_base_time (c->h->element);
+  g_mutex_lock (&c->sink_lock);
+  if (c->sink_sync && !c->sink_flushing && GST_CLOCK_TIME_IS_VALID (rt) &&
+      c->sink_latency < G_MAXUINT64 / 4 && rt < G_MAXUINT64 / 4 &&
+      base < G_MAXUINT64 / 4)
+    id = c->sink_id = gst_clock_new_single_shot_id (GST_CLOCK (c->clock),
+        base + rt + c->sink_latency);
+  g_mutex_unlock (&c->sink_lock);
+  if (id == NULL)
+    return;
+  gst_clock_id_wait (id, NULL);
+  g_mutex_lock (&c->sink_lock);
+  c->sink_id = NULL;
+  g_mutex_unlock (&c->sink_lock);
+  gst_clock_id_unref (id);
+}
+
+/* Ends the sink's wait in progress; @flushing: and refuses new ones. */
+static void
+sink_unschedule (Ctx * c, gboolean flushing)
+{
+  g_mutex_lock (&c->sink_lock);
+  c->sink_flushing = flushing;
+  if (c->sink_id)
+    gst_clock_id_unschedule (c->sink_id);
+  g_mutex_unlock (&c->sink_lock);
+}
+
 /* Runs in the element's task as a buffer reaches the harness. */
 static GstPadProbeReturn
 out_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
@@ -244,12 +303,28 @@ out_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
     note_out_caps (c, pad, GST_PAD_PROBE_INFO_BUFFER (info));
+    sink_hold (c, pad, GST_PAD_PROBE_INFO_BUFFER (info));
   } else if (info->type & GST_PAD_PROBE_TYPE_BUFFER_LIST) {
+    GstBufferList *list = GST_PAD_PROBE_INFO_BUFFER_LIST (info);
     gpointer args[2] = { c, pad };
 
-    gst_buffer_list_foreach (GST_PAD_PROBE_INFO_BUFFER_LIST (info),
-        note_list_item, args);
+    gst_buffer_list_foreach (list, note_list_item, args);
+    if (gst_buffer_list_length (list) > 0)
+      sink_hold (c, pad, gst_buffer_list_get (list, 0));
   }
+  return GST_PAD_PROBE_OK;
+}
+
+/* A sink unschedules its clock wait on flush-start, as GstBaseSink does. */
+static GstPadProbeReturn
+sink_flush_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
+
+  if (GST_EVENT_TYPE (ev) == GST_EVENT_FLUSH_START)
+    sink_unschedule (user_data, TRUE);
+  else if (GST_EVENT_TYPE (ev) == GST_EVENT_FLUSH_STOP)
+    sink_unschedule (user_data, FALSE);
   return GST_PAD_PROBE_OK;
 }
 
@@ -974,6 +1049,12 @@ op_flush (Ctx * c)
     pull_output (c);
   }
   if (stop) {
+    /* A flush-stop alone waits for the task, which may be in the
+     * synchronising sink's wait: a real clock would end that wait, the
+     * test clock only moves when this thread cranks it.  So the sink lets
+     * the task go, as when its time has come. */
+    if (!start)
+      sink_unschedule (c, TRUE);
     gst_harness_push_event (c->h, gst_event_new_flush_stop (!(f & 4)));
     c->flushing = FALSE;
     c->n_eos_in = c->n_eos_out = 0;
@@ -1068,8 +1149,11 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   c->h = gst_harness_new ("rtpburstpace");
   c->clock = gst_harness_get_testclock (c->h);
   c->elem_sink = gst_element_get_static_pad (c->h->element, "sink");
+  g_mutex_init (&c->sink_lock);
   gst_pad_add_probe (c->h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER |
       GST_PAD_PROBE_TYPE_BUFFER_LIST, out_probe, c, NULL);
+  gst_pad_add_probe (c->h->sinkpad, GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+      sink_flush_probe, c, NULL);
   c->seq = fuzz_u16 (&in);
   c->rtptime = fuzz_u32 (&in);
 
@@ -1189,14 +1273,43 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
         TRACE ("drain");
         drain (c, 0, TRUE);
         break;
+      case OP_SINK_LATENCY:{
+        /* as a sink sends the pipeline latency upstream */
+        GstClockTime l = (fuzz_u8 (&in) & 1) ? 60 * GST_MSECOND :
+            fuzz_time (&in);
+
+        if (!GST_CLOCK_TIME_IS_VALID (l))
+          l = 0;                /* an event must carry a time */
+
+        g_mutex_lock (&c->sink_lock);
+        c->sink_latency = l;
+        g_mutex_unlock (&c->sink_lock);
+        TRACE ("downstream latency %" GST_TIME_FORMAT, GST_TIME_ARGS (l));
+        gst_harness_push_upstream_event (c->h, gst_event_new_latency (l));
+        break;
+      }
+      case OP_SINK_SYNC:
+        g_mutex_lock (&c->sink_lock);
+        c->sink_sync = !c->sink_sync;
+        TRACE ("downstream %s", c->sink_sync ? "synchronises" :
+            "stops synchronising");
+        g_mutex_unlock (&c->sink_lock);
+        if (!c->sink_sync)
+          sink_unschedule (c, c->flushing);
+        break;
       default:
         break;
     }
     pull_output (c);
   }
 
-  /* finish: back to PLAYING, everything out that can come out */
+  /* finish: back to PLAYING, everything out that can come out, no sink
+   * holding the task any more */
   TRACE ("end of input");
+  g_mutex_lock (&c->sink_lock);
+  c->sink_sync = FALSE;
+  g_mutex_unlock (&c->sink_lock);
+  sink_unschedule (c, c->flushing);
   if (c->paused)
     op_state (c);
   drain (c, 0, TRUE);
@@ -1236,6 +1349,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   gst_object_unref (c->clock);
   gst_object_unref (c->elem_sink);
   gst_harness_teardown (c->h);
+  g_mutex_clear (&c->sink_lock);
   for (guint64 i = 0; i < c->n_tags; i++) {
     gst_clear_caps (&c->in_caps[i]);
     gst_clear_caps (&c->out_caps[i]);

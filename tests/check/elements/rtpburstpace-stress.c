@@ -324,6 +324,52 @@ GST_START_TEST (test_relink_while_running)
 
 GST_END_TEST;
 
+GST_START_TEST (test_synchronising_sink_cycles)
+{
+  GstElement *pipeline, *pacer, *sink;
+  SeqCheck check;
+  guint round;
+
+  /* a sink that synchronises right after the element: it holds the first
+   * frame's pushes, the element takes its latency into account; pausing,
+   * resuming and switching the sink's sync on and off while frames are
+   * queued and pushes are held lose and reorder nothing */
+  pipeline = gst_parse_launch (LIVE_SOURCE " ! rtpburstpace name=pacer ! "
+      "fakesink name=sink sync=true", NULL);
+  fail_unless (pipeline != NULL);
+  pacer = gst_bin_get_by_name (GST_BIN (pipeline), "pacer");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  add_seq_probe (sink, &check);
+
+  set_state_bounded (pipeline, GST_STATE_PLAYING);
+  g_usleep (400 * 1000);
+  fail_unless (test_stat (pacer, "sink-latency") > 0);
+  fail_unless (test_stat (pacer, "held-slots") > 0);
+  for (round = 0; round < 6; round++) {
+    if (round % 2 == 0) {
+      set_state_bounded (pipeline, GST_STATE_PAUSED);
+      g_usleep (30 * 1000);
+      set_state_bounded (pipeline, GST_STATE_PLAYING);
+    } else {
+      g_object_set (sink, "sync", round % 4 == 1 ? FALSE : TRUE, NULL);
+    }
+    g_usleep (150 * 1000);
+  }
+  check_no_error (pipeline);
+  set_state_bounded (pipeline, GST_STATE_NULL);
+
+  fail_unless (check.n > 50, "only %u packets", check.n);
+  fail_unless_equals_int (check.reordered, 0);
+  /* going to NULL flushes what was queued; nothing else is lost */
+  fail_unless_equals_int (check.gaps, 0);
+
+  gst_object_unref (pacer);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 #define N_PIPELINES 16
 
 GST_START_TEST (test_many_elements)
@@ -372,6 +418,7 @@ rtpburstpace_stress_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_state_cycles);
   tcase_add_test (tc, test_relink_while_running);
+  tcase_add_test (tc, test_synchronising_sink_cycles);
   tcase_add_test (tc, test_many_elements);
   return s;
 }
