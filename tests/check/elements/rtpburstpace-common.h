@@ -25,6 +25,27 @@
 #include <gst/check/gstcheck.h>
 #include <gst/rtp/gstrtpbuffer.h>
 
+/* GstHarness hands buffers from the element's thread to the test's through
+ * a GAsyncQueue, whose futex ThreadSanitizer cannot see: a test that reads
+ * what the element wrote into a buffer (its DTS) announces the hand-over,
+ * TEST_TSAN_RELEASE in the element's thread before the harness takes the
+ * buffer, TEST_TSAN_ACQUIRE after pulling it.  Empty in other builds. */
+#if defined(__SANITIZE_THREAD__)
+#define RTP_BURST_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RTP_BURST_TEST_TSAN 1
+#endif
+#endif
+#ifdef RTP_BURST_TEST_TSAN
+#include <sanitizer/tsan_interface.h>
+#define TEST_TSAN_RELEASE(a) __tsan_release (a)
+#define TEST_TSAN_ACQUIRE(a) __tsan_acquire (a)
+#else
+#define TEST_TSAN_RELEASE(a) G_STMT_START { } G_STMT_END
+#define TEST_TSAN_ACQUIRE(a) G_STMT_START { } G_STMT_END
+#endif
+
 /* An RTP packet (payload type 96, SSRC 0x12345678) with @payload_len
  * bytes of payload, each the low byte of @seq, and PTS @pts. */
 static inline GstBuffer *

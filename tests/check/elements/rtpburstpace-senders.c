@@ -106,6 +106,24 @@ expect_wait (Fixture * f, GstClockTime expected)
   fail_unless (gst_harness_crank_single_clock_wait (f->h));
 }
 
+/* In the element's thread, as a buffer reaches the harness. */
+static GstPadProbeReturn
+handover_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  TEST_TSAN_RELEASE (GST_PAD_PROBE_INFO_BUFFER (info));
+  return GST_PAD_PROBE_OK;
+}
+
+/* The fixture, with the hand-over of buffers announced to ThreadSanitizer:
+ * these tests read the DTS the element wrote. */
+static void
+senders_fixture_init (Fixture * f)
+{
+  fixture_init (f, CAPS_25, NULL);
+  gst_pad_add_probe (f->h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
+      handover_probe, NULL, NULL);
+}
+
 static void
 pull_with_times (Fixture * f, GstClockTime pts, GstClockTime dts)
 {
@@ -113,6 +131,7 @@ pull_with_times (Fixture * f, GstClockTime pts, GstClockTime dts)
   GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
 
   fail_unless (buf != NULL);
+  TEST_TSAN_ACQUIRE (buf);
   fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
   fail_unless_equals_int (gst_rtp_buffer_get_seq (&rtp), f->seq_out);
   gst_rtp_buffer_unmap (&rtp);
@@ -139,7 +158,7 @@ GST_START_TEST (test_sync_sink_in_thread)
   Fixture f;
   guint i, frame;
 
-  fixture_init (&f, CAPS_25, NULL);
+  senders_fixture_init (&f);
   sync_sink_install (&f, 60 * MS);
 
   /* frame 0: each push is held until its slot + 60 ms.  The sink keeps
@@ -198,7 +217,7 @@ GST_START_TEST (test_clocksync_in_thread)
    * each buffer until its DTS + the upstream latency its LATENCY query
    * returned (40 ms, which the element passes on), while the pipeline's
    * LATENCY event says 0 (webrtcbin's nicesink does not synchronise) */
-  fixture_init (&f, CAPS_25, NULL);
+  senders_fixture_init (&f);
   gst_harness_set_upstream_latency (f.h, 40 * MS);
   sync_element_install (&f, 40 * MS);
   q = gst_query_new_latency ();
@@ -235,7 +254,7 @@ GST_START_TEST (test_latency_without_hold)
   /* a LATENCY event from a sink that does not hold the element's thread
    * (sync=false in a pipeline whose other sinks synchronise, or a sink
    * behind a queue): frames stay due at their timestamp, DTS = slot */
-  fixture_init (&f, CAPS_25, NULL);
+  senders_fixture_init (&f);
   fail_unless (gst_harness_push_upstream_event (f.h,
           gst_event_new_latency (60 * MS)));
   for (frame = 0; frame < 3; frame++) {
@@ -260,7 +279,7 @@ GST_START_TEST (test_dts_in_stream_time)
 
   /* a segment that starts at 1 s of stream time, 200 ms into the running
    * time: DTS is the stream time whose running time is the slot */
-  fixture_init (&f, CAPS_25, NULL);
+  senders_fixture_init (&f);
   gst_segment_init (&segment, GST_FORMAT_TIME);
   segment.start = segment.time = GST_SECOND;
   segment.base = 200 * MS;
