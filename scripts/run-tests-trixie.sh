@@ -20,35 +20,37 @@
 # the chroot; mounts /proc, /sys, /dev, /dev/pts and a /run tmpfs in it and
 # bind-mounts the chroot on itself (`ip netns exec`, which the testbed test
 # uses, makes / a slave mount: "mount --make-rslave /" fails with EINVAL
-# unless the chroot's root is a mount point); copies the source tree into it without
-# .git (the files git knows, committed or not, or, without git, the tree less
-# its build directories), as a release tarball would have it; and inside it
-# runs scripts/setup.sh (the Debian packages; the build, -Dwerror=true), then
-# the suites below.  It runs in mount and PID namespaces of its own
-# (unshare): on exit, also on failure or Ctrl-C, it ends the processes it
-# started and unmounts everything, and should it be killed outright, the
-# kernel does both when the namespaces go.  Prints the GStreamer version it
-# tested and PASS or FAIL; exits non-zero on failure.  Logs: the chroot's
-# build (DIR/srv/rtpburstpace/build/meson-logs) and DIR.*.log.
+# unless the chroot's root is a mount point); copies the source tree into
+# it without .git (the files git knows, committed or not, or, without git,
+# the tree less its build directories), as a release tarball would have it;
+# and inside it runs scripts/setup.sh (the Debian packages; the build, with
+# -Dwerror=true), then the suites below.  It runs in mount and PID
+# namespaces of its own (unshare): on exit, also on failure or Ctrl-C, it
+# ends the processes it started and unmounts everything, and should it be
+# killed outright, the kernel does both when the namespaces go.  Prints the
+# GStreamer version it tested and PASS or FAIL; exits non-zero on failure.
+# Logs: the chroot's build (DIR/srv/rtpburstpace/build/meson-logs) and
+# DIR.*.log.
 #
-# Which of scripts/run-tests.sh's suites run here, and why:
-# - plain `meson test`, all suites (Check suites, benchmark smoke runs,
-#   testbed in network namespaces): yes, it is what the newer GStreamer is
-#   for: the element in real pipelines of the system's 1.26 plugins.
+# Which of scripts/run-tests.sh's runs belong in this check, and why:
+# - plain `meson test`, all suites (Check suites, benchmark smoke runs, the
+#   testbed in network namespaces): yes.  This is the element against the
+#   newer GStreamer's core and base libraries and, in real pipelines, its
+#   plugins (payloaders, udpsink, the system clock).
 # - `meson test --setup valgrind` (Check suites): yes.  Ownership and
 #   reference counting across the GStreamer API are where versions differ
 #   (ed97e8e's leak depended on 1.22's gst_pad_start_task ()); ~15 s.
 # - the libFuzzer targets: no.  They search the input space of the element's
-#   own schedule and event handling; a bounded random run finds the same
-#   things against any GStreamer, it takes two of the few minutes this check
-#   has, and scripts/run-tests.sh already runs them.
-# - the ThreadSanitizer build: no.  It sees only the instrumented code (the
-#   element and its tests), not GStreamer's own synchronisation, so it checks
-#   the element's locking, which is the same code on every version;
-#   scripts/run-tests.sh runs it on the host.
+#   own code (schedule, buffer and event handling), which is the same on
+#   every GStreamer; they take two of scripts/run-tests.sh's 3.5 minutes,
+#   and it runs them on the host.
+# - the ThreadSanitizer build: no.  It sees only the instrumented code, not
+#   GStreamer's threads and locks (uninstrumented libraries), so what it
+#   checks, the element's own locking, does not change with the GStreamer
+#   version; scripts/run-tests.sh runs it on the host.
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd -P)
 self="$root/scripts/run-tests-trixie.sh"
 name=run-tests-trixie
 
@@ -84,7 +86,7 @@ case "$chroot_dir" in
   /|*[[:space:]]*) say "refusing chroot directory '$chroot_dir'" >&2; exit 2 ;;
 esac
 
-# --- host: debootstrap, then the rest in a mount namespace of our own ---------
+# --- on the host: debootstrap, then the rest in namespaces of its own --------
 if [ -z "${RTPBURSTPACE_TRIXIE_NS:-}" ]; then
   if ! command -v debootstrap >/dev/null 2>&1; then
     say "installing debootstrap"
@@ -96,20 +98,24 @@ if [ -z "${RTPBURSTPACE_TRIXIE_NS:-}" ]; then
   # own: mounts made there are not seen by the host, and all the processes
   # and mounts of the run go with the namespaces, even if the script is
   # killed before its trap has run.
-  export RTPBURSTPACE_TRIXIE_NS=1
+  RTPBURSTPACE_TRIXIE_START=$(date +%s)
+  export RTPBURSTPACE_TRIXIE_NS=1 RTPBURSTPACE_TRIXIE_START
   args=(--chroot "$chroot_dir" --suite "$suite" --mirror "$mirror")
   [ $fresh -eq 0 ] || args+=(--fresh)
   exec unshare --mount --propagation private --pid --fork --mount-proc \
     --kill-child -- bash "$self" "${args[@]}" -- "${tests[@]}"
 fi
 
-# --- in the namespace ------------------------------------------------------------
-start=$(date +%s)
+# --- in the namespaces -----------------------------------------------------
+start=${RTPBURSTPACE_TRIXIE_START:-$(date +%s)}
 C=$chroot_dir
 # Not under /root (mode 700): test_realtime_priority_denied runs the Check
 # suite again as nobody, which must be able to read the built plugin.
 SRC=/srv/rtpburstpace
 complete=$C/.rtpburstpace-chroot
+
+# The trap may run while a step's output goes to its log: it writes here.
+exec 7>&1 8>&2
 
 # One run at a time per chroot.
 exec 9>"$C.lock" || exit 1
@@ -126,6 +132,7 @@ mounted_under() {  # mount points at or under $1, deepest first
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM HUP
+  exec 1>&7 2>&8
   # Processes still running (a test's iperf3 server, say, in a network
   # namespace): as PID 1 of our PID namespace, kill -1 reaches exactly the
   # processes this run started.
@@ -151,9 +158,9 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 
 in_chroot() {  # runs "$@" in the chroot with a clean environment
-  chroot "$C" 9>&- /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
+  chroot "$C" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    DEBIAN_FRONTEND=noninteractive "$@"
+    DEBIAN_FRONTEND=noninteractive "$@" 7>&- 8>&- 9>&-
 }
 
 do_mounts() {
@@ -165,7 +172,7 @@ do_mounts() {
     mount -t tmpfs -o mode=755 tmpfs "$C/run"
 }
 
-# --- the chroot ------------------------------------------------------------------
+# --- the chroot ------------------------------------------------------------
 if [ -n "$(mounted_under "$C")" ]; then
   say "$C has mounts (a run of another mount namespace?); not touching it" >&2
   exit 1
@@ -194,10 +201,17 @@ if [ ! -f "$complete" ] || [ $fresh -eq 1 ]; then
       tail -n 20 "$C.debootstrap.log" >&2
       exit 1
     }
-  cat >"$C/etc/apt/sources.list" <<EOF
-deb $mirror $suite main
-deb $mirror $suite-updates main
-EOF
+  # with the release's updates and security updates (GStreamer has many)
+  echo "deb $mirror $suite main" >"$C/etc/apt/sources.list"
+  case "$suite" in
+    sid|unstable|experimental) ;;
+    *) echo "deb $mirror $suite-updates main" >>"$C/etc/apt/sources.list"
+       case "$mirror" in
+         */debian|*/debian/)
+           echo "deb ${mirror%/}-security $suite-security main" \
+             >>"$C/etc/apt/sources.list" ;;
+       esac ;;
+  esac
   # no daemon of an installed package starts in the chroot
   printf '#!/bin/sh\nexit 101\n' >"$C/usr/sbin/policy-rc.d"
   chmod 755 "$C/usr/sbin/policy-rc.d"
@@ -216,20 +230,21 @@ in_chroot apt-get update -q >"$C.apt.log" 2>&1 &&
     exit 1
   }
 
-# --- the source tree, without .git ------------------------------------------------
+# --- the source tree, without .git -----------------------------------------
 rm -rf "${C:?}$SRC" && mkdir -p "$C$SRC" || exit 1
 rel=${C#"$root"/}
 if [ "$rel" = "$C" ]; then rel=""; fi   # the chroot is outside the tree
 top=$(git -C "$root" rev-parse --show-toplevel 2>/dev/null)
-if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(cd "$root" && pwd -P)" ]; then
+if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$root" ]; then
   # the files git knows and the new ones it does not ignore, as they are now
-  how="the work tree of $(git -C "$root" describe --always --dirty 2>/dev/null)"
+  how="the work tree of $(git -C "$root" describe --always --dirty)"
   exclude=()
   [ -z "$rel" ] || exclude=(":(exclude)$rel" ":(exclude,glob)$rel.*")
   git -C "$root" ls-files -z --cached --others --exclude-standard -- . \
       "${exclude[@]}" |
     while IFS= read -r -d '' f; do
-      [ -e "$root/$f" ] || [ -L "$root/$f" ] || continue  # deleted, not committed
+      # not the files deleted but not committed
+      [ -e "$root/$f" ] || [ -L "$root/$f" ] || continue
       printf '%s\0' "$f"
     done |
     tar -C "$root" --null --no-recursion -T - -cf - | tar -C "$C$SRC" -xf - ||
@@ -243,7 +258,7 @@ else
 fi
 say "copied $how into $C$SRC"
 
-# --- build and test ----------------------------------------------------------------
+# --- build and test --------------------------------------------------------
 results=()
 status=0
 step() {  # step LABEL LOG OUT CMD...: runs CMD in the chroot's source tree,
@@ -297,11 +312,14 @@ if step "setup.sh -Dwerror=true (packages, build)" "" "$C.setup.log" \
 fi
 
 gst=$(in_chroot pkg-config --modversion gstreamer-1.0 2>/dev/null || echo "?")
+gstdeb=$(in_chroot dpkg-query -W -f '${Version}' libgstreamer1.0-0 \
+  2>/dev/null || echo "?")
 debian=$(cat "$C/etc/debian_version" 2>/dev/null || echo "?")
 cc=$(in_chroot gcc -dumpfullversion 2>/dev/null || echo "?")
 meson=$(in_chroot meson --version 2>/dev/null || echo "?")
 echo
-echo "== $name: GStreamer $gst, Debian $suite ($debian), gcc $cc, meson $meson"
+echo "== $name: GStreamer $gst (package $gstdeb), Debian $suite ($debian)," \
+  "gcc $cc, meson $meson"
 echo "   source: $how; $(( $(date +%s) - start )) s"
 for r in "${results[@]}"; do echo "   $r"; done
 echo "   logs: $C$SRC/build/meson-logs/"
