@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what rtpburstpace needs on Debian 12 (if missing) and builds it
-# into ./build.  Idempotent: a second run only rebuilds what changed.
+# Installs what rtpburstpace needs on Debian 12 or 13 (if missing) and builds
+# it into ./build.  Idempotent: a second run only rebuilds what changed.
+# Arguments go to meson (e.g. -Dwerror=true): to `meson setup` for a new
+# build directory, to `meson configure` for an existing one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +30,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 if [ ! -f build/build.ninja ]; then
-  meson setup build
+  meson setup build "$@"
+elif [ $# -gt 0 ]; then
+  meson configure build "$@"
 fi
 ninja -C build

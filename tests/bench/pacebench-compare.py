@@ -28,15 +28,40 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
+def git(*args):
+    """git -C SOURCE_ROOT ARGS, or None where there is no git at all."""
+    try:
+        return subprocess.run(["git", "-C", SOURCE_ROOT] + list(args),
+                              capture_output=True, text=True)
+    except OSError:
+        return None
+
+
+def source_commit():
+    """The commit of the source tree, and whether the element or the
+    benchmark differ from it.  "unknown" where that cannot be told: no git
+    installed, or a tree that is not a git work tree of its own (a release
+    tarball, also one unpacked inside some other repository)."""
+    top = git("rev-parse", "--show-toplevel")
+    if (top is None or top.returncode != 0
+            or os.path.realpath(top.stdout.strip())
+            != os.path.realpath(SOURCE_ROOT)):
+        why = "no git" if top is None else "not a git work tree"
+        return "unknown (%s)" % why
+    desc = git("describe", "--always")
+    commit = desc.stdout.strip() if desc.returncode == 0 else ""
+    if not commit:
+        return "unknown (no commit)"
+    # 1: differences; anything else but 0 is an error, not a change
+    if git("diff", "--quiet", "HEAD", "--", "gst",
+           "tests/bench").returncode == 1:
+        commit += " with uncommitted changes to gst/ or tests/bench/"
+    return commit
+
+
 def run(args):
     os.makedirs(args.out, exist_ok=True)
-    # the commit, and whether the element or the benchmark differ from it
-    commit = subprocess.run(
-        ["git", "-C", SOURCE_ROOT, "describe", "--always"],
-        capture_output=True, text=True).stdout.strip() or "unknown"
-    if subprocess.run(["git", "-C", SOURCE_ROOT, "diff", "--quiet", "HEAD",
-                       "--", "gst", "tests/bench"]).returncode != 0:
-        commit += " with uncommitted changes to gst/ or tests/bench/"
+    commit = source_commit()
     with open(os.path.join(args.out, "source.txt"), "w") as f:
         f.write("commit %s; pacebench %s\n" % (commit,
                                                 " ".join(args.pacebench)))

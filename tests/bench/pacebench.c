@@ -1794,7 +1794,7 @@ main (int argc, char **argv)
     {"quick", 'q', 0, G_OPTION_ARG_NONE, &opt_quick,
         "CI smoke run: scenario a, 3 s, 1 CPU repetition of 2 s; asserts "
           "only that packets flow", NULL},
-    {NULL}
+    {NULL, 0, 0, G_OPTION_ARG_NONE, NULL, NULL, NULL}
   };
   GOptionContext *ctx;
   GError *err = NULL;
