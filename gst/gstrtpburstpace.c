@@ -114,6 +114,8 @@
 
 #include "gstrtpburstpace.h"
 #include "gstrtpburstpaycompat.h"
+#include "gstrtpburststats.h"
+#include "rtpburstmeter.h"
 #include "rtpburstschedule.h"
 #include "rtpburstsinkhold.h"
 
@@ -202,6 +204,7 @@ typedef struct
   gboolean started;
   gboolean unpaced;
   guint64 sink_offset;          /* R: a paced packet's DTS is its slot - R */
+  guint released_slots;
   RtpBurstPlan plan;
   gboolean have_slot;
   guint64 slot_time;            /* running time of the pending slot */
@@ -282,6 +285,9 @@ struct _GstRtpBurstPace
 
   /* what payloader users read (gst-rtsp-server) */
   GstRtpBurstPayInfo pay_info;
+
+  /* how the paced slots left: rates, errors, gaps, frame ends */
+  RtpBurstMeter meter;
 
   /* messages to post once the lock is released */
   gboolean post_invalid_warning;
@@ -703,88 +709,19 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
   /**
    * GstRtpBurstPace:stats:
    *
-   * A #GstStructure named application/x-rtp-burst-pace-stats:
-   *
-   * * #guint64 `frames`: frames released
-   * * #guint64 `packets`: packets released
-   * * #guint64 `bytes`: bytes of the packets released (whole RTP packets)
-   * * #guint64 `slots`: slots released
-   * * #guint64 `frame-period`: the current ΔT in ns, 0 if unknown
-   * * #gchararray `frame-period-source`: where ΔT came from: "property",
-   *   "caps", "rtp-timestamps", "arrival" or "unknown"
-   * * #guint `payload-size`: the p in use, in bytes
-   * * #guint64 `slot-duration`: Δt of the last paced frame, in ns
-   * * #guint `effective-burst-size`: b of the last paced frame, after
-   *   #GstRtpBurstPace:min-slot-duration raised it
-   * * #guint64 `min-slot-duration`: the minimum slot duration in use, ns
-   * * #guint64 `unpaced-frames`: frames released without pacing, because
-   *   ΔT was not known yet or the element had no clock
-   * * #guint64 `catch-up-frames`: frames whose slots were shortened because
-   *   the previous frame still occupied the time they were due
-   * * #guint64 `timeout-frames`: frames closed because no packet came for
-   *   one frame period (no marker bit, no new timestamp)
-   * * #guint64 `late-slots`: slots released more than 1 ms after their
-   *   time
-   * * #guint64 `max-lateness`: the largest delay of a slot after its time,
-   *   in ns, as read from the clock after the wait
-   * * #guint64 `invalid-packets`: buffers dropped because they are not RTP
-   * * #guint64 `flushed-packets`: packets discarded by flushes and state
-   *   changes to READY, including a slot whose push a flush refused
-   * * #guint `queued-packets`: packets waiting in the element now
-   * * #guint `queued-frames`: complete frames waiting in the element now
-   * * #guint64 `max-rate`: the peak-rate cap in use, bit/s, 0 = none
-   * * #guint64 `mean-rate`: the stream's measured mean rate, bit/s
-   * * #guint64 `spread-frames`: frames the cap spread beyond duty·ΔT
-   * * #guint64 `compressed-frames`: frames whose slots the budget shortened
-   * * #guint64 `max-backlog`: the longest a frame's last slot came after the
-   *   frame was due, ns
-   * * #guint64 `dropped-frames`, `dropped-packets`: dropped by
-   *   #GstRtpBurstPace:overload=drop
-   * * #guint64 `key-unit-requests`: force-key-unit events sent upstream
-   * * #gint `realtime-priority`: the SCHED_FIFO priority the releasing
-   *   thread runs at now, 0 = not changed by the element
-   * * #guint64 `sink-latency`: the latency a synchronising sink in the
-   *   element's thread adds, which the element takes out of the DTS of
-   *   paced packets, ns; 0 = none seen
-   * * #guint64 `held-slots`: pushes such a sink held until their time
-   *
-   * As in GstRTPBasePayload's stats, for gst-rtsp-server's RTP-Info:
-   *
-   * * #guint `pt`, `ssrc`, `seqnum`, `timestamp`: of the last packet
-   *   released
-   * * #guint `seqnum-offset`: sequence number of the first packet released
-   * * #guint `clock-rate`: from the caps, 0 if unknown
-   * * #guint64 `running-time`: running time of the last released packet's
-   *   PTS, #GST_CLOCK_TIME_NONE if unknown
+   * A #GstStructure named application/x-rtp-burst-pace-stats with the
+   * element's counters and measurements since it last went from READY to
+   * PAUSED: what it released, the schedule in use, late and held slots,
+   * the rate cap, the latency a synchronising element downstream adds, and
+   * (for gst-rtsp-server) the fields of GstRTPBasePayload's stats.  The
+   * description of this property (`gst-inspect-1.0 rtpburstpace`) lists
+   * every field with its type and meaning, as docs/reference.md does; both
+   * come from gst/gstrtpburststats.c.
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics",
-          "Statistics, a GstStructure application/x-rtp-burst-pace-stats: "
-          "frames, packets, bytes, slots (released so far); frame-period "
-          "(ns, 0 = unknown) and frame-period-source (property, caps, "
-          "rtp-timestamps, arrival, unknown); payload-size (p in use, bytes); "
-          "slot-duration (Δt of the last paced frame, ns); "
-          "effective-burst-size (b of the last paced frame after "
-          "min-slot-duration); min-slot-duration (in use, ns); unpaced-frames "
-          "(ΔT unknown or no clock); catch-up-frames (slots shortened after "
-          "being held back by the previous frame); timeout-frames (closed "
-          "after one period without packets); late-slots (released more than "
-          "1 ms after their time); max-lateness (largest delay of a slot "
-          "after its time, ns); invalid-packets (not RTP, dropped); "
-          "flushed-packets (discarded by flushes and READY); queued-packets "
-          "and queued-frames (waiting now); max-rate (cap in use, bit/s) and "
-          "mean-rate (measured, bit/s); spread-frames (spread beyond duty x "
-          "period by the cap); compressed-frames (shortened by max-latency); "
-          "max-backlog (longest a last slot came after its frame was due, "
-          "ns); dropped-frames, dropped-packets and key-unit-requests "
-          "(overload=drop); realtime-priority (SCHED_FIFO priority of the "
-          "releasing thread now, 0 = unchanged); sink-latency (latency a "
-          "synchronising sink in the element's thread adds, taken out of the "
-          "DTS, ns; 0 = none) and held-slots (pushes it held); as a "
-          "payloader's stats: pt, ssrc, seqnum, timestamp (last packet "
-          "released), seqnum-offset (first seqnum released), clock-rate, "
-          "running-time (of the last packet's PTS)",
-          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+      g_param_spec_boxed ("stats", "Statistics", gst_rtp_burst_stats_blurb (),
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_NAME |
+          G_PARAM_STATIC_NICK | G_PARAM_STATIC_BLURB));
 
   gst_rtp_burst_pay_compat_install (gobject_class, PROP_PAY_FIRST);
 
@@ -864,6 +801,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   rtp_burst_sink_hold_init (&self->sink_hold);
   self->last_push_end = RTP_BURST_TIME_NONE;
   gst_rtp_burst_pay_info_reset (&self->pay_info);
+  rtp_burst_meter_init (&self->meter);
   gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
 }
 
@@ -1904,6 +1842,11 @@ typedef struct
   gboolean paced;
   guint64 slot_time, sink_offset;
   guint64 start, end;           /* running times around the push */
+  /* for the meter */
+  guint n_packets;
+  guint64 bytes;
+  gboolean frame_first, frame_last;
+  guint64 frame_start, period;
 } Pushed;
 
 /* Counts how late the task woke for a paced slot.  A slot whose time went
@@ -1927,19 +1870,28 @@ note_slot_lateness_locked (GstRtpBurstPace * self, Item * item,
 }
 
 /* Looks at how long downstream took for a paced push: a synchronising
- * sink in the task's thread holds it (rtpburstsinkhold.h). */
+ * sink in the task's thread holds it (rtpburstsinkhold.h).  Then gives the
+ * slot to the meter: released when the push began, or, if such a sink held
+ * it, as late after its slot as the sink released it after its time. */
 static void
 note_push_locked (GstRtpBurstPace * self, const Pushed * pushed)
 {
+  guint64 target = 0, release = pushed->start;
   gboolean held = pushed->end != RTP_BURST_TIME_NONE &&
       rtp_burst_sink_hold_push_done (&self->sink_hold, pushed->slot_time,
-      pushed->sink_offset, pushed->start, pushed->end);
+      pushed->sink_offset, pushed->start, pushed->end, &target);
 
   self->last_push_end = pushed->end;
-  if (held)
+  if (held) {
     GST_LOG_OBJECT (self, "downstream held the slot at %" GST_TIME_FORMAT
         " until %" GST_TIME_FORMAT, GST_TIME_ARGS (pushed->slot_time),
         GST_TIME_ARGS (pushed->end));
+    release = pushed->end > target ? rtp_burst_time_add (pushed->slot_time,
+        pushed->end - target) : pushed->slot_time;
+  }
+  rtp_burst_meter_slot (&self->meter, pushed->slot_time, release,
+      pushed->n_packets, pushed->bytes, pushed->frame_first,
+      pushed->frame_last, pushed->frame_start, pushed->period);
 }
 
 static void
@@ -2068,9 +2020,15 @@ again:
     pushed.slot_time = item->slot_time;
     pushed.sink_offset = item->sink_offset;
     pushed.start = rtp_burst_time_add (item->slot_time, MAX (lateness, 0));
+    pushed.frame_first = item->released_slots++ == 0;
+    pushed.frame_start = item->plan.start;
+    pushed.period = item->period;
   }
   size = pop_packets_locked (self, item, n_out, &single, &list);
-  if (item->closed && g_queue_is_empty (&item->packets))
+  pushed.n_packets = n_out;
+  pushed.bytes = size;
+  pushed.frame_last = item->closed && g_queue_is_empty (&item->packets);
+  if (pushed.frame_last)
     finish_frame_locked (self, item);
   UNLOCK (self);
 
@@ -2209,6 +2167,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       rtp_burst_sink_hold_init (&self->sink_hold);
       self->last_push_end = RTP_BURST_TIME_NONE;
       gst_rtp_burst_pay_info_reset (&self->pay_info);
+      rtp_burst_meter_init (&self->meter);
       rtp_burst_wakeup_tracker_init (&self->wakeups);
       rtp_burst_rate_meter_init (&self->rate_meter);
       self->playing = FALSE;
@@ -2262,47 +2221,67 @@ gst_rtp_burst_pace_change_state (GstElement * element,
 
 /* --- properties ---------------------------------------------------------- */
 
+#define SET_U64(id, v) gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_##id, v)
+#define SET_UINT(id, v) gst_rtp_burst_stats_set_uint (s, GST_RTP_BURST_STAT_##id, v)
+
+/* The stats structure (its fields are defined in gstrtpburststats.c). */
 static GstStructure *
 create_stats_locked (GstRtpBurstPace * self)
 {
-  GstStructure *s = gst_structure_new ("application/x-rtp-burst-pace-stats",
-      "frames", G_TYPE_UINT64, self->num_frames,
-      "packets", G_TYPE_UINT64, self->num_packets,
-      "bytes", G_TYPE_UINT64, self->num_bytes,
-      "slots", G_TYPE_UINT64, self->num_slots,
-      "frame-period", G_TYPE_UINT64, self->period,
-      "frame-period-source", G_TYPE_STRING,
-      rtp_burst_period_source_name (self->period_source),
-      "payload-size", G_TYPE_UINT,
-      self->payload_size ? self->payload_size : self->max_payload,
-      "slot-duration", G_TYPE_UINT64, self->last_slot_duration,
-      "effective-burst-size", G_TYPE_UINT, self->last_burst_size,
-      "min-slot-duration", G_TYPE_UINT64, min_slot_locked (self),
-      "unpaced-frames", G_TYPE_UINT64, self->num_unpaced,
-      "catch-up-frames", G_TYPE_UINT64, self->num_catch_up,
-      "timeout-frames", G_TYPE_UINT64, self->num_timeout_frames,
-      "late-slots", G_TYPE_UINT64, self->num_late_slots,
-      "max-lateness", G_TYPE_UINT64, self->max_lateness,
-      "invalid-packets", G_TYPE_UINT64, self->num_invalid,
-      "flushed-packets", G_TYPE_UINT64, self->num_flushed,
-      "queued-packets", G_TYPE_UINT, self->n_queued_packets,
-      "queued-frames", G_TYPE_UINT, self->n_closed,
-      "max-rate", G_TYPE_UINT64, max_rate_locked (self),
-      "mean-rate", G_TYPE_UINT64,
-      rtp_burst_rate_meter_get (&self->rate_meter, self->period),
-      "spread-frames", G_TYPE_UINT64, self->num_spread,
-      "compressed-frames", G_TYPE_UINT64, self->num_compressed,
-      "max-backlog", G_TYPE_UINT64, self->max_backlog,
-      "dropped-frames", G_TYPE_UINT64, self->num_dropped_frames,
-      "dropped-packets", G_TYPE_UINT64, self->num_dropped_packets,
-      "key-unit-requests", G_TYPE_UINT64, self->num_key_unit_requests,
-      "realtime-priority", G_TYPE_INT, self->rt_applied,
-      "sink-latency", G_TYPE_UINT64, self->sink_hold.offset,
-      "held-slots", G_TYPE_UINT64, self->sink_hold.n_held, NULL);
+  GstStructure *s = gst_rtp_burst_stats_new ();
+  RtpBurstMeterReport meter;
 
+  SET_U64 (FRAMES, self->num_frames);
+  SET_U64 (PACKETS, self->num_packets);
+  SET_U64 (BYTES, self->num_bytes);
+  SET_U64 (SLOTS, self->num_slots);
+  SET_U64 (FRAME_PERIOD, self->period);
+  gst_rtp_burst_stats_set_string (s, GST_RTP_BURST_STAT_FRAME_PERIOD_SOURCE,
+      rtp_burst_period_source_name (self->period_source));
+  SET_UINT (PAYLOAD_SIZE, self->payload_size ? self->payload_size :
+      self->max_payload);
+  SET_U64 (SLOT_DURATION, self->last_slot_duration);
+  SET_UINT (EFFECTIVE_BURST_SIZE, self->last_burst_size);
+  SET_U64 (MIN_SLOT_DURATION, min_slot_locked (self));
+  SET_U64 (UNPACED_FRAMES, self->num_unpaced);
+  SET_U64 (CATCH_UP_FRAMES, self->num_catch_up);
+  SET_U64 (TIMEOUT_FRAMES, self->num_timeout_frames);
+  SET_U64 (LATE_SLOTS, self->num_late_slots);
+  SET_U64 (MAX_LATENESS, self->max_lateness);
+  SET_U64 (INVALID_PACKETS, self->num_invalid);
+  SET_U64 (FLUSHED_PACKETS, self->num_flushed);
+  SET_UINT (QUEUED_PACKETS, self->n_queued_packets);
+  SET_UINT (QUEUED_FRAMES, self->n_closed);
+  SET_U64 (MAX_RATE, max_rate_locked (self));
+  SET_U64 (MEAN_RATE, rtp_burst_rate_meter_get (&self->rate_meter,
+          self->period));
+  SET_U64 (SPREAD_FRAMES, self->num_spread);
+  SET_U64 (COMPRESSED_FRAMES, self->num_compressed);
+  SET_U64 (MAX_BACKLOG, self->max_backlog);
+  SET_U64 (DROPPED_FRAMES, self->num_dropped_frames);
+  SET_U64 (DROPPED_PACKETS, self->num_dropped_packets);
+  SET_U64 (KEY_UNIT_REQUESTS, self->num_key_unit_requests);
+  gst_rtp_burst_stats_set_int (s, GST_RTP_BURST_STAT_REALTIME_PRIORITY,
+      self->rt_applied);
+  SET_U64 (SINK_LATENCY, self->sink_hold.offset);
+  SET_U64 (HELD_SLOTS, self->sink_hold.n_held);
+  rtp_burst_meter_report (&self->meter, &meter);
+  SET_U64 (PEAK_RATE_1MS, meter.peak_rate_1ms);
+  SET_U64 (PEAK_RATE_10MS, meter.peak_rate_10ms);
+  SET_U64 (RELEASE_ERROR_P50, meter.error_p50);
+  SET_U64 (RELEASE_ERROR_P99, meter.error_p99);
+  SET_U64 (RELEASE_ERROR_MAX, meter.error_max);
+  SET_U64 (GAP_P1, meter.gap_p1);
+  SET_U64 (GAP_P50, meter.gap_p50);
+  SET_U64 (GAP_P99, meter.gap_p99);
+  SET_U64 (FRAMES_OVER_PERIOD, meter.late_frames);
+  SET_UINT (MAX_FRAME_END, meter.max_frame_end_permille);
   gst_rtp_burst_pay_info_add_stats (&self->pay_info, s);
   return s;
 }
+
+#undef SET_U64
+#undef SET_UINT
 
 static void
 gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,

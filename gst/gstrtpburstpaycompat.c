@@ -24,6 +24,7 @@
 #include <gst/rtp/gstrtpbuffer.h>
 
 #include "gstrtpburstpaycompat.h"
+#include "gstrtpburststats.h"
 
 GST_DEBUG_CATEGORY_EXTERN (rtp_burst_pace_debug);
 #define GST_CAT_DEFAULT rtp_burst_pace_debug
@@ -291,13 +292,16 @@ void
 gst_rtp_burst_pay_info_add_stats (const GstRtpBurstPayInfo * info,
     GstStructure * stats)
 {
-  gst_structure_set (stats,
-      "pt", G_TYPE_UINT, info->have_packet ? info->pt :
-      (guint) MAX (info->caps_pt, 0),
-      "ssrc", G_TYPE_UINT, info->ssrc,
-      "seqnum", G_TYPE_UINT, (guint) info->seq,
-      "seqnum-offset", G_TYPE_UINT, (guint) info->first_seq,
-      "timestamp", G_TYPE_UINT, info->rtptime,
-      "clock-rate", G_TYPE_UINT, (guint) info->clock_rate,
-      "running-time", G_TYPE_UINT64, info->running_time, NULL);
+  gst_rtp_burst_stats_set_uint (stats, GST_RTP_BURST_STAT_PT,
+      info->have_packet ? info->pt : (guint) MAX (info->caps_pt, 0));
+  gst_rtp_burst_stats_set_uint (stats, GST_RTP_BURST_STAT_SSRC, info->ssrc);
+  gst_rtp_burst_stats_set_uint (stats, GST_RTP_BURST_STAT_SEQNUM, info->seq);
+  gst_rtp_burst_stats_set_uint (stats, GST_RTP_BURST_STAT_SEQNUM_OFFSET,
+      info->first_seq);
+  gst_rtp_burst_stats_set_uint (stats, GST_RTP_BURST_STAT_TIMESTAMP,
+      info->rtptime);
+  gst_rtp_burst_stats_set_uint (stats, GST_RTP_BURST_STAT_CLOCK_RATE,
+      (guint) info->clock_rate);
+  gst_rtp_burst_stats_set_uint64 (stats, GST_RTP_BURST_STAT_RUNNING_TIME,
+      info->running_time);
 }

@@ -60,17 +60,15 @@ rtp_burst_sink_hold_set_latency (RtpBurstSinkHold * hold,
  * @latency? */
 static gboolean
 held_with (guint64 release_dts, guint64 latency, guint64 push_start,
-    guint64 push_end)
+    guint64 push_end, guint64 * release)
 {
-  guint64 release;
-
   if (latency == NONE || release_dts > NONE - 1 - latency)
     return FALSE;
-  release = release_dts + latency;
+  *release = release_dts + latency;
   /* it had a wait of its own to do, and the push ended with it */
-  return release >= push_start && release - push_start >= RTP_BURST_HOLD_MIN
-      && !(release > push_end && release - push_end > RTP_BURST_HOLD_EARLY)
-      && !(push_end > release && push_end - release > RTP_BURST_HOLD_LATE);
+  return *release >= push_start && *release - push_start >= RTP_BURST_HOLD_MIN
+      && !(*release > push_end && *release - push_end > RTP_BURST_HOLD_EARLY)
+      && !(push_end > *release && push_end - *release > RTP_BURST_HOLD_LATE);
 }
 
 /**
@@ -79,6 +77,8 @@ held_with (guint64 release_dts, guint64 latency, guint64 push_start,
  * @frame_offset: the offset R their frame was planned with
  * @push_start: when the push began
  * @push_end: when it returned
+ * @release: (out) (optional): if held, when the element downstream was to
+ *   release the packets
  *
  * Judges one push of paced packets.  Returns %TRUE if downstream held it
  * the way a synchronising element with one of the known latencies does:
@@ -88,8 +88,10 @@ held_with (guint64 release_dts, guint64 latency, guint64 push_start,
  */
 gboolean
 rtp_burst_sink_hold_push_done (RtpBurstSinkHold * hold, guint64 slot_time,
-    guint64 frame_offset, guint64 push_start, guint64 push_end)
+    guint64 frame_offset, guint64 push_start, guint64 push_end,
+    guint64 * release)
 {
+  guint64 r = NONE;
   guint i;
 
   if (push_end < push_start || push_end - push_start < RTP_BURST_HOLD_MIN ||
@@ -98,9 +100,11 @@ rtp_burst_sink_hold_push_done (RtpBurstSinkHold * hold, guint64 slot_time,
 
   for (i = 0; i < RTP_BURST_HOLD_N_SOURCES; i++) {
     if (held_with (slot_time - frame_offset, hold->latency[i], push_start,
-            push_end)) {
+            push_end, &r)) {
       hold->held_by = i;
       hold->n_held++;
+      if (release)
+        *release = r;
       return TRUE;
     }
   }

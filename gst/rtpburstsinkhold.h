@@ -92,7 +92,8 @@ gboolean rtp_burst_sink_hold_push_done   (RtpBurstSinkHold * hold,
                                           guint64 slot_time,
                                           guint64 frame_offset,
                                           guint64 push_start,
-                                          guint64 push_end);
+                                          guint64 push_end,
+                                          guint64 * release);
 guint64  rtp_burst_sink_hold_frame_start (RtpBurstSinkHold * hold);
 
 G_END_DECLS

@@ -323,7 +323,7 @@ if step "setup.sh -Dwerror=true (packages, build)" "" "$C.setup.log" \
   step "meson test" testlog.txt "" \
     meson test -C build --print-errorlogs "${tests[@]}"
   vg=(meson test -C build --setup valgrind --no-suite bench
-      --no-suite testbed --no-suite senders)
+      --no-suite testbed --no-suite senders --no-suite docs)
   # Named tests: only those of the valgrind run's suites (newer meson fails
   # on a name that its suite options exclude).
   vg_tests=()

@@ -1467,6 +1467,21 @@ print_table (ScenarioResult ** res, guint n)
           "catch-up-frames"));
   ROW ("stats max-lateness (us)", "%.0f",
       stats_u64 (R->stats, "max-lateness") / 1e3);
+  /* the element's own conformance meter, beside the figures above */
+  ROW ("meter error p50|p99|max us", "%.0f | %.0f | %.0f",
+      stats_u64 (R->stats, "release-error-p50") / 1e3,
+      stats_u64 (R->stats, "release-error-p99") / 1e3,
+      stats_u64 (R->stats, "release-error-max") / 1e3);
+  ROW ("meter gap p1|p50|p99 us", "%.0f | %.0f | %.0f",
+      stats_u64 (R->stats, "gap-p1") / 1e3,
+      stats_u64 (R->stats, "gap-p50") / 1e3,
+      stats_u64 (R->stats, "gap-p99") / 1e3);
+  ROW ("meter peak 1|10 ms Mbit/s", "%.1f | %.1f",
+      stats_u64 (R->stats, "peak-rate-1ms") / 1e6,
+      stats_u64 (R->stats, "peak-rate-10ms") / 1e6);
+  ROW ("meter frames > dT | max end", "%s | %.3f",
+      stats_str (R->stats, "frames-over-period"),
+      stats_u64 (R->stats, "max-frame-end") / 1e3);
   ROW ("run CPU s (wall s)", "%.2f (%.1f)", R->run_cpu_s, R->run_wall_s);
   ROW ("other procs | steal CPU %", "%.1f | %.1f", 100 * R->other_cpu_frac,
       100 * R->steal_frac);

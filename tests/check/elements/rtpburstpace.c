@@ -1318,14 +1318,29 @@ GST_START_TEST (test_stats_fields)
   fail_unless (gst_structure_has_field_typed (s, "payload-size", G_TYPE_UINT));
   fail_unless_equals_string (gst_structure_get_string (s,
           "frame-period-source"), "caps");
-  /* gst-inspect documents every field in the property's blurb */
-  for (i = 0; i < (guint) gst_structure_n_fields (s); i++) {
+  /* gst-inspect documents every field, with its type, in the property's
+   * description, one line "name (type): meaning" each after the first;
+   * docs/reference.md is made from it (scripts/stats-doc.py) */
+  {
     const gchar *blurb = g_param_spec_get_blurb (g_object_class_find_property
         (G_OBJECT_GET_CLASS (f.h->element), "stats"));
+    gchar **lines = g_strsplit (blurb, "\n", -1);
+    guint n = g_strv_length (lines);
 
-    fail_unless (strstr (blurb, gst_structure_nth_field_name (s, i)) != NULL,
-        "stats field %s is not documented", gst_structure_nth_field_name (s,
-            i));
+    fail_unless_equals_int (n - 1, gst_structure_n_fields (s));
+    for (i = 1; i < n; i++) {
+      gchar *name = g_strndup (lines[i], strcspn (lines[i], " "));
+      gchar *type = g_strdup_printf ("%s (%s): ", name,
+          g_type_name (gst_structure_get_field_type (s, name)));
+
+      fail_unless (gst_structure_has_field (s, name), "%s is documented "
+          "but not in the stats", name);
+      fail_unless (g_str_has_prefix (lines[i], type), "%s: documented as "
+          "\"%s\"", type, lines[i]);
+      g_free (type);
+      g_free (name);
+    }
+    g_strfreev (lines);
   }
   gst_structure_free (s);
 
@@ -1337,6 +1352,55 @@ GST_START_TEST (test_stats_fields)
   fail_unless_equals_uint64 (stat (&f, "payload-size"), 1000);
   fail_unless_equals_uint64 (stat (&f, "late-slots"), 0);
   fail_unless_equals_uint64 (stat (&f, "max-lateness"), 0);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_meter)
+{
+  Fixture f;
+  GstClockID id;
+  guint i;
+
+  /* 10 x 1000 B per 40 ms frame, b = 1: one 1012 B packet every 3.6 ms */
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 10, 1000);
+  crank_frame (&f, 0, 3600000, 10, 1);
+  /* frame 1: the wait for slot 4 ends 2 ms late (the clock is moved past
+   * it), and slot 5 is released at once after it */
+  push_frame (&f, 1, 10, 1000);
+  crank_frame (&f, PERIOD, 3600000, 4, 1);
+  gst_test_clock_wait_for_next_pending_id (f.clock, &id);
+  fail_unless_equals_uint64 (gst_clock_id_get_time (id), PERIOD + 4 * 3600000);
+  gst_clock_id_unref (id);
+  gst_test_clock_set_time (f.clock, PERIOD + 4 * 3600000 + 2 * MS);
+  fail_unless (gst_harness_crank_single_clock_wait (f.h));
+  pull_packets (&f, 1);
+  for (i = 5; i < 10; i++)
+    crank_slot (&f, PERIOD + i * 3600000, 1);
+  wait_queue_empty (&f);
+
+  /* a 1 ms window holds one packet (8096 bit/ms); a 10 ms one three on
+   * the 3.6 ms grid, and four where the late slot 4 (56.4 ms) bunched up
+   * with slots 5 to 7 (58, 61.6 and 65.2 ms): 32384 bit/10 ms */
+  fail_unless_equals_uint64 (stat (&f, "peak-rate-1ms"), 8096000);
+  fail_unless_equals_uint64 (stat (&f, "peak-rate-10ms"), 3238400);
+  /* one slot of 20 released 2 ms late: p50 0, p99 and max 2 ms (slot 5's
+   * wait returned at once, at its time) */
+  fail_unless_equals_uint64 (stat (&f, "release-error-p50"), 0);
+  fail_unless_equals_uint64 (stat (&f, "release-error-max"), 2 * MS);
+  fail_unless_equals_uint64 (stat (&f, "release-error-p99"), 2 * MS);
+  /* gaps: 18 of 3.6 ms, one of 5.6 ms and one of 1.6 ms (slots 3-4 and
+   * 4-5 of frame 1); percentiles are bucket tops, never above the largest */
+  fail_unless (stat (&f, "gap-p1") >= 1600000 &&
+      stat (&f, "gap-p1") < 1600000 + 1600000 / 8);
+  fail_unless (stat (&f, "gap-p50") >= 3600000 &&
+      stat (&f, "gap-p50") < 3600000 + 3600000 / 8);
+  fail_unless_equals_uint64 (stat (&f, "gap-p99"), 5600000);
+  /* both frames ended 32.4 ms after their first slot: 810 per mille */
+  fail_unless_equals_uint64 (stat (&f, "frames-over-period"), 0);
+  fail_unless_equals_uint64 (stat (&f, "max-frame-end"), 810);
   fixture_clear (&f);
 }
 
@@ -1421,6 +1485,7 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_refuses_non_rtp_caps);
   tcase_add_test (tc, test_property_ranges);
   tcase_add_test (tc, test_stats_fields);
+  tcase_add_test (tc, test_meter);
   tcase_add_test (tc, test_packets_unchanged);
   return s;
 }

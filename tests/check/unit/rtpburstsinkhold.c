@@ -37,7 +37,7 @@ GST_START_TEST (test_no_latency_no_offset)
 
   rtp_burst_sink_hold_init (&h);
   /* without a LATENCY event a long push is just slow */
-  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS, NULL));
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 0);
   fail_unless_equals_uint64 (h.n_held, 0);
 }
@@ -47,6 +47,7 @@ GST_END_TEST;
 GST_START_TEST (test_held_push_sets_offset)
 {
   RtpBurstSinkHold h;
+  guint64 release;
 
   rtp_burst_sink_hold_init (&h);
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
@@ -56,10 +57,13 @@ GST_START_TEST (test_held_push_sets_offset)
   /* slot 0 at 0, pushed 50 us late, released by the sink at 0 + 60 ms
    * (plus its own 100 us wake-up) */
   fail_unless (rtp_burst_sink_hold_push_done (&h, 0, 0, 50 * US,
-          60 * MS + 100 * US));
-  /* slot 1 at 3.6 ms: pushed when the first push returned, held 3.6 ms */
+          60 * MS + 100 * US, NULL));
+  /* slot 1 at 3.6 ms: pushed when the first push returned, held 3.6 ms;
+   * the sink was to release it at 63.6 ms */
+  release = 0;
   fail_unless (rtp_burst_sink_hold_push_done (&h, 3600 * US, 0,
-          60 * MS + 100 * US, 63600 * US));
+          60 * MS + 100 * US, 63600 * US, &release));
+  fail_unless_equals_uint64 (release, 63600 * US);
   fail_unless_equals_uint64 (h.n_held, 2);
   /* the frame in flight keeps its offset; the next one takes the latency */
   fail_unless_equals_uint64 (h.offset, 0);
@@ -67,7 +71,7 @@ GST_START_TEST (test_held_push_sets_offset)
 
   /* with the offset, the sink's wait ends at once: not held */
   fail_if (rtp_burst_sink_hold_push_done (&h, 100 * MS, 60 * MS,
-          100 * MS + 50 * US, 100 * MS + 70 * US));
+          100 * MS + 50 * US, 100 * MS + 70 * US, NULL));
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 60 * MS);
   fail_unless_equals_uint64 (h.n_held, 2);
 }
@@ -82,28 +86,28 @@ GST_START_TEST (test_not_held)
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
   /* shorter than RTP_BURST_HOLD_MIN */
   fail_if (rtp_burst_sink_hold_push_done (&h, 10 * MS, 0, 10 * MS,
-          10 * MS + 999 * US));
+          10 * MS + 999 * US, NULL));
   /* long, but ending far from where a sink with 60 ms would release it:
    * a stall, not a sink */
   fail_if (rtp_burst_sink_hold_push_done (&h, 10 * MS, 0, 10 * MS,
-          40 * MS));
+          40 * MS, NULL));
   fail_if (rtp_burst_sink_hold_push_done (&h, 10 * MS, 0, 10 * MS,
-          70 * MS + 5 * MS + 1));
+          70 * MS + 5 * MS + 1, NULL));
   /* ending at the release time, but the push began less than 1 ms before
    * it: the sink had (almost) nothing to wait for */
   fail_if (rtp_burst_sink_hold_push_done (&h, 10 * MS, 0, 69500 * US,
-          71 * MS));
+          71 * MS, NULL));
   /* at the edges of the window it counts */
   fail_unless (rtp_burst_sink_hold_push_done (&h, 10 * MS, 0, 10 * MS,
-          69 * MS));
+          69 * MS, NULL));
   fail_unless (rtp_burst_sink_hold_push_done (&h, 10 * MS, 0, 10 * MS,
-          75 * MS));
+          75 * MS, NULL));
   fail_unless_equals_uint64 (h.n_held, 2);
   /* absurd times are not held, and do not overflow */
-  fail_if (rtp_burst_sink_hold_push_done (&h, 10 * MS, 20 * MS, 0, 60 * MS));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 10 * MS, 20 * MS, 0, 60 * MS, NULL));
   fail_if (rtp_burst_sink_hold_push_done (&h, G_MAXUINT64 - 1, 0, 0,
-          G_MAXUINT64 - 1));
-  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 60 * MS, 0));
+          G_MAXUINT64 - 1, NULL));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 60 * MS, 0, NULL));
 }
 
 GST_END_TEST;
@@ -114,7 +118,7 @@ GST_START_TEST (test_latency_changes)
 
   rtp_burst_sink_hold_init (&h);
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
-  fail_unless (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS));
+  fail_unless (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS, NULL));
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 60 * MS);
   /* a new latency while the offset is in use: taken at the next frame,
    * larger or smaller */
@@ -126,13 +130,13 @@ GST_START_TEST (test_latency_changes)
   /* a held push judged against the frame's own offset: the sink with
    * 30 ms releases slot 200 ms of a frame planned with 80 ms at 150 ms */
   fail_unless (rtp_burst_sink_hold_push_done (&h, 200 * MS, 80 * MS,
-          120 * MS, 150 * MS));
+          120 * MS, 150 * MS, NULL));
   /* the offset is the latency, never more: held pushes do not add up */
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 30 * MS);
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 30 * MS);
   /* a LATENCY event without a time is kept as unknown */
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, G_MAXUINT64);
-  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS, NULL));
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 30 * MS);
 }
 
@@ -149,7 +153,7 @@ GST_START_TEST (test_query_latency)
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 0);
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_QUERY, 40 * MS);
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 0);
-  fail_unless (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 40 * MS));
+  fail_unless (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 40 * MS, NULL));
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 40 * MS);
   /* R follows the query's value, not the event's */
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 90 * MS);
@@ -162,11 +166,11 @@ GST_START_TEST (test_query_latency)
   rtp_burst_sink_hold_init (&h);
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_QUERY, 40 * MS);
-  fail_unless (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS));
+  fail_unless (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS, NULL));
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 60 * MS);
   /* a push that ends at neither is not held */
   fail_if (rtp_burst_sink_hold_push_done (&h, 100 * MS, 60 * MS, 100 * MS,
-          150 * MS));
+          150 * MS, NULL));
 }
 
 GST_END_TEST;
@@ -184,7 +188,7 @@ GST_START_TEST (test_slow_downstream_never_grows)
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 3 * MS);
   for (i = 0; i < 100; i++) {
     slot = i * 40 * MS + offset;
-    rtp_burst_sink_hold_push_done (&h, slot, offset, slot, slot + 3 * MS);
+    rtp_burst_sink_hold_push_done (&h, slot, offset, slot, slot + 3 * MS, NULL);
     offset = rtp_burst_sink_hold_frame_start (&h);
     fail_unless (offset <= 3 * MS);
   }

@@ -1,0 +1,229 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtpburststats.h"
+
+typedef struct
+{
+  const gchar *name;
+  GType type;                   /* a fundamental type: a constant */
+  const gchar *meaning;
+} Field;
+
+/* The one definition of the stats fields, in the order of GstRtpBurstStat.
+ * A meaning is one line of text; ΔT, Δt, p and b as in the docs. */
+static const Field fields[GST_RTP_BURST_N_STATS] = {
+  [GST_RTP_BURST_STAT_FRAMES] = {"frames", G_TYPE_UINT64,
+      "frames released"},
+  [GST_RTP_BURST_STAT_PACKETS] = {"packets", G_TYPE_UINT64,
+      "packets pushed downstream (not counting pushes refused by a flush)"},
+  [GST_RTP_BURST_STAT_BYTES] = {"bytes", G_TYPE_UINT64,
+      "bytes of those packets (whole RTP packets)"},
+  [GST_RTP_BURST_STAT_SLOTS] = {"slots", G_TYPE_UINT64,
+      "slots released (an unpaced frame's packets count as one slot per "
+        "push)"},
+  [GST_RTP_BURST_STAT_FRAME_PERIOD] = {"frame-period", G_TYPE_UINT64,
+      "the current ΔT in ns, 0 if unknown"},
+  [GST_RTP_BURST_STAT_FRAME_PERIOD_SOURCE] = {"frame-period-source",
+        G_TYPE_STRING,
+      "where ΔT comes from: property, caps, rtp-timestamps, arrival or "
+        "unknown"},
+  [GST_RTP_BURST_STAT_PAYLOAD_SIZE] = {"payload-size", G_TYPE_UINT,
+      "the p in use, bytes"},
+  [GST_RTP_BURST_STAT_SLOT_DURATION] = {"slot-duration", G_TYPE_UINT64,
+      "nominal Δt of the last paced frame, ns"},
+  [GST_RTP_BURST_STAT_EFFECTIVE_BURST_SIZE] = {"effective-burst-size",
+        G_TYPE_UINT,
+      "b of the last paced frame, after min-slot-duration raised it"},
+  [GST_RTP_BURST_STAT_MIN_SLOT_DURATION] = {"min-slot-duration",
+        G_TYPE_UINT64,
+      "the minimum slot duration in use, ns"},
+  [GST_RTP_BURST_STAT_UNPACED_FRAMES] = {"unpaced-frames", G_TYPE_UINT64,
+      "frames released without pacing (ΔT unknown when they began, or no "
+        "clock)"},
+  [GST_RTP_BURST_STAT_CATCH_UP_FRAMES] = {"catch-up-frames", G_TYPE_UINT64,
+      "frames whose span was shortened because the previous frame's slots "
+        "held them back past their due time"},
+  [GST_RTP_BURST_STAT_TIMEOUT_FRAMES] = {"timeout-frames", G_TYPE_UINT64,
+      "frames completed because no packet came for one frame period"},
+  [GST_RTP_BURST_STAT_LATE_SLOTS] = {"late-slots", G_TYPE_UINT64,
+      "slots released more than 1 ms after their time (or after the "
+        "previous push returned, if downstream held that push past this "
+        "slot's time)"},
+  [GST_RTP_BURST_STAT_MAX_LATENESS] = {"max-lateness", G_TYPE_UINT64,
+      "the largest such delay, ns, read from the clock after each wait"},
+  [GST_RTP_BURST_STAT_INVALID_PACKETS] = {"invalid-packets", G_TYPE_UINT64,
+      "buffers dropped because they are not valid RTP"},
+  [GST_RTP_BURST_STAT_FLUSHED_PACKETS] = {"flushed-packets", G_TYPE_UINT64,
+      "packets discarded by flushes and by going to READY, including a slot "
+        "whose push a flush refused (for a slot pushed as a list, the whole "
+        "list)"},
+  [GST_RTP_BURST_STAT_QUEUED_PACKETS] = {"queued-packets", G_TYPE_UINT,
+      "packets in the element now"},
+  [GST_RTP_BURST_STAT_QUEUED_FRAMES] = {"queued-frames", G_TYPE_UINT,
+      "complete frames in the element now"},
+  [GST_RTP_BURST_STAT_MAX_RATE] = {"max-rate", G_TYPE_UINT64,
+      "the peak-rate cap in use, bit/s (0 = none, or not measured yet)"},
+  [GST_RTP_BURST_STAT_MEAN_RATE] = {"mean-rate", G_TYPE_UINT64,
+      "the stream's mean rate over the last 64 frames, bit/s (0 until 32 "
+        "frames)"},
+  [GST_RTP_BURST_STAT_SPREAD_FRAMES] = {"spread-frames", G_TYPE_UINT64,
+      "frames the cap spread beyond duty x ΔT"},
+  [GST_RTP_BURST_STAT_COMPRESSED_FRAMES] = {"compressed-frames",
+        G_TYPE_UINT64,
+      "frames whose slots max-latency shortened"},
+  [GST_RTP_BURST_STAT_MAX_BACKLOG] = {"max-backlog", G_TYPE_UINT64,
+      "the longest a frame's last slot came after the frame was due, ns"},
+  [GST_RTP_BURST_STAT_DROPPED_FRAMES] = {"dropped-frames", G_TYPE_UINT64,
+      "frames dropped by overload=drop"},
+  [GST_RTP_BURST_STAT_DROPPED_PACKETS] = {"dropped-packets", G_TYPE_UINT64,
+      "their packets"},
+  [GST_RTP_BURST_STAT_KEY_UNIT_REQUESTS] = {"key-unit-requests",
+        G_TYPE_UINT64,
+      "force-key-unit events sent upstream"},
+  [GST_RTP_BURST_STAT_REALTIME_PRIORITY] = {"realtime-priority", G_TYPE_INT,
+      "the SCHED_FIFO priority the releasing thread runs at now; 0 = not "
+        "set by the element (property 0, or refused)"},
+  [GST_RTP_BURST_STAT_SINK_LATENCY] = {"sink-latency", G_TYPE_UINT64,
+      "the latency a synchronising element in the element's thread adds "
+        "(a sink, webrtcbin's clocksync), taken out of the DTS of paced "
+        "packets, ns; 0 = none seen"},
+  [GST_RTP_BURST_STAT_HELD_SLOTS] = {"held-slots", G_TYPE_UINT64,
+      "pushes such an element held until their time (the first frame's, "
+        "and a frame's after the latency grew)"},
+  [GST_RTP_BURST_STAT_PEAK_RATE_1MS] = {"peak-rate-1ms", G_TYPE_UINT64,
+      "paced packets: the most bits released within any 1 ms, as bit/s"},
+  [GST_RTP_BURST_STAT_PEAK_RATE_10MS] = {"peak-rate-10ms", G_TYPE_UINT64,
+      "the same over 10 ms windows, bit/s"},
+  [GST_RTP_BURST_STAT_RELEASE_ERROR_P50] = {"release-error-p50",
+        G_TYPE_UINT64,
+      "median of release time - slot time over the paced slots, ns (a "
+        "percentile is reported up to 12.5 % high, never low)"},
+  [GST_RTP_BURST_STAT_RELEASE_ERROR_P99] = {"release-error-p99",
+        G_TYPE_UINT64,
+      "99th percentile of the same, ns"},
+  [GST_RTP_BURST_STAT_RELEASE_ERROR_MAX] = {"release-error-max",
+        G_TYPE_UINT64,
+      "largest release error, ns"},
+  [GST_RTP_BURST_STAT_GAP_P1] = {"gap-p1", G_TYPE_UINT64,
+      "1st percentile of the time between consecutive slots of a paced "
+        "frame, as released, ns"},
+  [GST_RTP_BURST_STAT_GAP_P50] = {"gap-p50", G_TYPE_UINT64,
+      "median of the same, ns"},
+  [GST_RTP_BURST_STAT_GAP_P99] = {"gap-p99", G_TYPE_UINT64,
+      "99th percentile of the same, ns"},
+  [GST_RTP_BURST_STAT_FRAMES_OVER_PERIOD] = {"frames-over-period",
+        G_TYPE_UINT64,
+      "paced frames whose last slot was released more than ΔT after their "
+        "first slot's time (a frame the rate cap spreads on purpose counts "
+        "too)"},
+  [GST_RTP_BURST_STAT_MAX_FRAME_END] = {"max-frame-end", G_TYPE_UINT,
+      "the largest (last release - first slot time) / ΔT of a paced frame, "
+        "per mille (900 for duty 0.9 on time)"},
+  [GST_RTP_BURST_STAT_PT] = {"pt", G_TYPE_UINT,
+      "payload type of the last packet released (as a payloader's stats, "
+        "which gst-rtsp-server reads)"},
+  [GST_RTP_BURST_STAT_SSRC] = {"ssrc", G_TYPE_UINT,
+      "SSRC of the last packet released"},
+  [GST_RTP_BURST_STAT_SEQNUM] = {"seqnum", G_TYPE_UINT,
+      "sequence number of the last packet released"},
+  [GST_RTP_BURST_STAT_SEQNUM_OFFSET] = {"seqnum-offset", G_TYPE_UINT,
+      "sequence number of the first packet released"},
+  [GST_RTP_BURST_STAT_TIMESTAMP] = {"timestamp", G_TYPE_UINT,
+      "RTP timestamp of the last packet released"},
+  [GST_RTP_BURST_STAT_CLOCK_RATE] = {"clock-rate", G_TYPE_UINT,
+      "from the caps; 0 if unknown"},
+  [GST_RTP_BURST_STAT_RUNNING_TIME] = {"running-time", G_TYPE_UINT64,
+      "running time of the last released packet's PTS; GST_CLOCK_TIME_NONE "
+        "if unknown"},
+};
+
+/**
+ * gst_rtp_burst_stats_blurb:
+ *
+ * Returns: the description of the stats property: one line per field,
+ * "name (type): meaning", after a first line naming the structure.
+ */
+const gchar *
+gst_rtp_burst_stats_blurb (void)
+{
+  static gchar *blurb = NULL;
+
+  if (g_once_init_enter (&blurb)) {
+    GString *str = g_string_new ("Statistics, a GstStructure "
+        GST_RTP_BURST_STATS_NAME " with these fields:");
+    guint i;
+
+    for (i = 0; i < GST_RTP_BURST_N_STATS; i++)
+      g_string_append_printf (str, "\n%s (%s): %s", fields[i].name,
+          g_type_name (fields[i].type), fields[i].meaning);
+    g_once_init_leave (&blurb, g_string_free (str, FALSE));
+  }
+  return blurb;
+}
+
+GstStructure *
+gst_rtp_burst_stats_new (void)
+{
+  return gst_structure_new_empty (GST_RTP_BURST_STATS_NAME);
+}
+
+static void
+set (GstStructure * s, GstRtpBurstStat stat, GType type, ...)
+{
+  va_list args;
+
+  g_return_if_fail (stat < GST_RTP_BURST_N_STATS);
+  g_return_if_fail (fields[stat].type == type);
+  va_start (args, type);
+  gst_structure_set_valist (s, fields[stat].name, args);
+  va_end (args);
+}
+
+void
+gst_rtp_burst_stats_set_uint64 (GstStructure * s, GstRtpBurstStat stat,
+    guint64 value)
+{
+  set (s, stat, G_TYPE_UINT64, G_TYPE_UINT64, value, NULL);
+}
+
+void
+gst_rtp_burst_stats_set_uint (GstStructure * s, GstRtpBurstStat stat,
+    guint value)
+{
+  set (s, stat, G_TYPE_UINT, G_TYPE_UINT, value, NULL);
+}
+
+void
+gst_rtp_burst_stats_set_int (GstStructure * s, GstRtpBurstStat stat,
+    gint value)
+{
+  set (s, stat, G_TYPE_INT, G_TYPE_INT, value, NULL);
+}
+
+void
+gst_rtp_burst_stats_set_string (GstStructure * s, GstRtpBurstStat stat,
+    const gchar * value)
+{
+  set (s, stat, G_TYPE_STRING, G_TYPE_STRING, value, NULL);
+}
