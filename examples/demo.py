@@ -222,6 +222,21 @@ def main():
                       s.get_value("late-slots"),
                       s.get_value("max-lateness") / 1e6,
                       s.get_value("sink-latency") / 1e6))
+            # the element's own conformance meter
+            print("  meter: release error p50 %.3f / p99 %.3f / max %.3f ms, "
+                  "gap p1 %.3f / p50 %.3f / p99 %.3f ms, peak rate "
+                  "%.1f Mbit/s over 1 ms, %.1f over 10 ms, %d frames over "
+                  "their period (largest end %.2f x period), margin %.2f ms" % (
+                      s.get_value("release-error-p50") / 1e6,
+                      s.get_value("release-error-p99") / 1e6,
+                      s.get_value("release-error-max") / 1e6,
+                      s.get_value("gap-p1") / 1e6, s.get_value("gap-p50") / 1e6,
+                      s.get_value("gap-p99") / 1e6,
+                      s.get_value("peak-rate-1ms") / 1e6,
+                      s.get_value("peak-rate-10ms") / 1e6,
+                      s.get_value("frames-over-period"),
+                      s.get_value("max-frame-end") / 1e3,
+                      s.get_value("margin") / 1e6))
     if args.plot:
         plot_timeline(runs, args.plot)
 

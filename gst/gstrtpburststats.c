@@ -104,6 +104,12 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
   [GST_RTP_BURST_STAT_REALTIME_PRIORITY] = {"realtime-priority", G_TYPE_INT,
       "the SCHED_FIFO priority the releasing thread runs at now; 0 = not "
         "set by the element (property 0, or refused)"},
+  [GST_RTP_BURST_STAT_MARGIN] = {"margin", G_TYPE_UINT64,
+      "with auto-margin: the time kept free after a frame's last slot, "
+        "sized from recent frames that late slots made end after their "
+        "period, ns"},
+  [GST_RTP_BURST_STAT_MARGIN_FRAMES] = {"margin-frames", G_TYPE_UINT64,
+      "frames whose span the margin made shorter than duty x ΔT"},
   [GST_RTP_BURST_STAT_SINK_LATENCY] = {"sink-latency", G_TYPE_UINT64,
       "the latency a synchronising element in the element's thread adds "
         "(a sink, webrtcbin's clocksync), taken out of the DTS of paced "

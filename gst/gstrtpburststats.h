@@ -69,6 +69,9 @@ typedef enum
   GST_RTP_BURST_STAT_KEY_UNIT_REQUESTS,
   /* the thread */
   GST_RTP_BURST_STAT_REALTIME_PRIORITY,
+  /* the automatic margin */
+  GST_RTP_BURST_STAT_MARGIN,
+  GST_RTP_BURST_STAT_MARGIN_FRAMES,
   /* a synchronising element downstream */
   GST_RTP_BURST_STAT_SINK_LATENCY,
   GST_RTP_BURST_STAT_HELD_SLOTS,

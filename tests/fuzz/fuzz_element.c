@@ -932,7 +932,8 @@ push_segment (Ctx * c, gboolean fuzzed)
 /* the properties op_property () sets, in the order of its cases */
 static const gchar *prop_names[] = { "burst-size", "duty", "slot-jitter",
   "seed", "frame-period", "payload-size", "max-rate", "max-rate-factor",
-  "max-latency", "overload", "min-slot-duration", "sync-upstream-latency"
+  "max-latency", "overload", "min-slot-duration", "sync-upstream-latency",
+  "auto-margin"
 };
 
 static void
@@ -1013,8 +1014,11 @@ op_property (Ctx * c)
           v[sel % G_N_ELEMENTS (v)] : fuzz_u64 (in) % 1000000001, NULL);
       break;
     }
-    default:
+    case 11:
       g_object_set (e, "sync-upstream-latency", (gboolean) (sel & 1), NULL);
+      break;
+    default:
+      g_object_set (e, "auto-margin", (gboolean) (sel & 1), NULL);
       break;
   }
   if (trace) {

@@ -1406,6 +1406,76 @@ GST_START_TEST (test_meter)
 
 GST_END_TEST;
 
+/* Frame @i of 10 packets from @start, 3.6 ms apart, its last slot
+ * released 9 ms late (the clock is moved past it). */
+static void
+crank_frame_late_end (Fixture * f, guint i, GstClockTime start)
+{
+  GstClockID id;
+
+  push_frame (f, i, 10, 1000);
+  crank_frame (f, start, 3600000, 9, 1);
+  gst_test_clock_wait_for_next_pending_id (f->clock, &id);
+  fail_unless_equals_uint64 (gst_clock_id_get_time (id), start + 32400000);
+  gst_clock_id_unref (id);
+  gst_test_clock_set_time (f->clock, start + 32400000 + 9 * MS);
+  fail_unless (gst_harness_crank_single_clock_wait (f->h));
+  pull_packets (f, 1);
+}
+
+GST_START_TEST (test_auto_margin)
+{
+  Fixture f;
+  gint on;
+
+  for (on = 1; on >= 0; on--) {
+    fixture_init (&f, CAPS_25, "auto-margin", (gboolean) on, NULL);
+    /* a frame whose last slot comes 9 ms late: past the period, so the
+     * next frame starts when the task gets to it */
+    crank_frame_late_end (&f, 0, 0);
+    if (on) {
+      /* its last slot on time was slot 8 (28.8 ms): it needed 40 - 28.8 =
+       * 11.2 ms free, more than a quarter period: a stall that early is not
+       * one a margin helps against, and sets none */
+      fail_unless_equals_uint64 (stat (&f, "margin"), 0);
+    }
+    /* frame 1 (40 packets, 40 slots 0.9 ms apart from 41.4 ms): its last
+     * slot comes 5 ms late, and the frame ends 40.1 ms after its start */
+    push_frame (&f, 1, 40, 250);
+    crank_frame (&f, 41400000, 900000, 39, 1);
+    {
+      GstClockID id;
+
+      gst_test_clock_wait_for_next_pending_id (f.clock, &id);
+      fail_unless_equals_uint64 (gst_clock_id_get_time (id),
+          41400000 + 35100000);
+      gst_clock_id_unref (id);
+      gst_test_clock_set_time (f.clock, 41400000 + 35100000 + 5 * MS);
+      fail_unless (gst_harness_crank_single_clock_wait (f.h));
+      pull_packets (&f, 1);
+    }
+    if (on) {
+      /* of 40 slots 0.9 ms apart, the last (35.1 ms) came 5 ms late, so
+       * the frame needed 40 - 34.2 ms (the slot before it) = 5.8 ms free.
+       * The next frame's last of 40 slots must come by 34.2 ms: it spans
+       * (40 - 5.8) x 40 / 39 = 35.076923 ms, slot 1 at 876923 ns */
+      fail_unless_equals_uint64 (stat (&f, "margin"), 5800000);
+      push_frame (&f, 2, 40, 250);
+      crank_frame (&f, 81500000, 876923, 2, 1);
+      fail_unless_equals_uint64 (stat (&f, "margin-frames"), 1);
+    } else {
+      /* off: duty x ΔT, whatever the lateness */
+      fail_unless_equals_uint64 (stat (&f, "margin"), 0);
+      push_frame (&f, 2, 40, 250);
+      crank_frame (&f, 81500000, 900000, 2, 1);
+      fail_unless_equals_uint64 (stat (&f, "margin-frames"), 0);
+    }
+    fixture_clear (&f);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_packets_unchanged)
 {
   Fixture f;
@@ -1486,6 +1556,7 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_property_ranges);
   tcase_add_test (tc, test_stats_fields);
   tcase_add_test (tc, test_meter);
+  tcase_add_test (tc, test_auto_margin);
   tcase_add_test (tc, test_packets_unchanged);
   return s;
 }
