@@ -64,6 +64,10 @@
 #include <gst/gst.h>
 #include <gst/rtp/gstrtpbuffer.h>
 
+/* the element's own rules, where the benchmark rebuilds its schedule */
+#include "rtpburstmargin.h"
+#include "rtpburstschedule.h"
+
 /* ------------------------------------------------------------------------ */
 /* options */
 
@@ -569,6 +573,7 @@ typedef struct
   GstClockTime upstream_latency_reported;
   gint latency_queries;
   gdouble duty;
+  gboolean auto_margin;
   gboolean adds_upstream_latency;
   MachineCpu m0, m1;
 } RunResult;
@@ -733,6 +738,9 @@ run_pipeline (const Scenario * sc, gboolean with_pacer, gdouble seconds,
       gst_object_unref (sp);
       if (with_pacer) {
         g_object_get (pacer, "stats", &res.stats, "duty", &res.duty, NULL);
+        if (g_object_class_find_property (G_OBJECT_GET_CLASS (pacer),
+                "auto-margin"))
+          g_object_get (pacer, "auto-margin", &res.auto_margin, NULL);
         /* newer elements add the upstream latency only when asked to */
         res.adds_upstream_latency = TRUE;
         if (g_object_class_find_property (G_OBJECT_GET_CLASS (pacer),
@@ -823,6 +831,7 @@ typedef struct
   GArray *threads;
   guint64 period_ns;
   gdouble duty;
+  gboolean auto_margin;
   gchar *plugin_file;
   gchar *plugin_mtime;
   GstClockTime upstream_latency, upstream_latency_reported;
@@ -898,7 +907,10 @@ stats_u64 (GstStructure * s, const gchar * field)
  *             (marker bit; without marker: arrival of the next frame)
  *   due_i   = max (sync_i, ready_i)
  *   t0_i    = max (due_i, end_{i-1})
- *   span_i  = duty*dT - min (t0_i - due_i, duty*dT/2)      (catch-up)
+ *   nom_i   = duty*dT, or with auto-margin the span the element's margin
+ *             unit gives (gst/rtpburstmargin.c, replayed here with each
+ *             frame's measured end and last slot on time)
+ *   span_i  = nom_i - min (t0_i - due_i, nom_i/2)           (catch-up)
  *   end_i   = t0_i + span_i
  *   sched(slot j of k_i) = t0_i + floor (span_i * j / k_i)
  *
@@ -910,11 +922,35 @@ stats_u64 (GstStructure * s, const gchar * field)
  */
 typedef struct
 {
-  GstClockTime sync, ready, t0, span;
+  GstClockTime sync, ready, t0, span, nom;
   guint32 slots, packets_out;
   gsize first_push;
   gboolean complete;
 } FrameSched;
+
+/* Gives the margin unit the frame as the element's task saw it: when its
+ * last slot left after its start, and the offset of its last slot that
+ * left at most RTP_BURST_LATE_THRESHOLD after its time before the late
+ * ones at its end. */
+static void
+replay_margin (RtpBurstMargin * margin, Recorder * rec, FrameSched * f,
+    GstClockTime base, guint64 period)
+{
+  guint64 on_time = 0, end = 0;
+  guint j;
+
+  for (j = 0; j < f->slots; j++) {
+    PushRec *p = recvec_get (&rec->pushes, f->first_push + j);
+    guint64 offset = gst_util_uint64_scale_int (f->span, j, f->slots);
+    guint64 actual = p->t - base;
+    guint64 sched = f->t0 + offset;
+
+    if (j == 0 || actual <= sched + RTP_BURST_LATE_THRESHOLD)
+      on_time = offset;
+    end = actual > f->t0 ? actual - f->t0 : 0;
+  }
+  rtp_burst_margin_frame (margin, end, on_time, period);
+}
 
 static void
 analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
@@ -934,6 +970,7 @@ analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
   gsize sn = 0;
   guint64 n_over = 0, n_frames_used = 0;
   gdouble frame_end_max = 0, behind_max = 0;
+  RtpBurstMargin margin;
 
   R->frames_in = nf;
   R->period_ns = stats_u64 (run->stats, "frame-period");
@@ -950,6 +987,7 @@ analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
   warm_end = (GstClockTime) (opt_warmup * GST_SECOND);
 
   fs = g_new0 (FrameSched, nf);
+  rtp_burst_margin_init (&margin);
 
   /* pushes -> frames, in order (the element never reorders) */
   fi = 0;
@@ -1000,12 +1038,18 @@ analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
     if (GST_CLOCK_TIME_IS_VALID (end_prev) && end_prev > due)
       fs[fi].t0 = end_prev;
     lateness = fs[fi].t0 - due;
-    shorten = MIN (lateness, span_nom / 2);
+    fs[fi].nom = R->auto_margin && fs[fi].slots > 0 ?
+        rtp_burst_margin_span (R->period_ns, R->duty, margin.margin,
+        fs[fi].slots, NULL) : span_nom;
+    shorten = MIN (lateness, fs[fi].nom / 2);
     if (shorten > 0)
       R->catchup_frames_rebuilt++;
-    fs[fi].span = span_nom - shorten;
+    fs[fi].span = fs[fi].nom - shorten;
     end_prev = fs[fi].t0 + fs[fi].span;
     fs[fi].complete = fs[fi].slots > 0 && fs[fi].packets_out == f->n_packets;
+    /* the element's margin sees how the frame ended */
+    if (fs[fi].slots > 0)
+      replay_margin (&margin, rec, &fs[fi], base, R->period_ns);
   }
 
   {
@@ -1054,7 +1098,7 @@ analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
 
       if (GST_CLOCK_TIME_IS_VALID (fs[fi].sync) && fs[fi].sync > due)
         due = fs[fi].sync;
-      sp = span_nom - MIN (t0e > due ? t0e - due : 0, span_nom / 2);
+      sp = fs[fi].nom - MIN (t0e > due ? t0e - due : 0, fs[fi].nom / 2);
       for (j = 1; j < fs[fi].slots; j++) {
         PushRec *p = recvec_get (&rec->pushes, fs[fi].first_push + j);
 
@@ -1254,6 +1298,7 @@ run_scenario (const Scenario * sc)
     return R;
   }
   R->duty = run.duty;
+  R->auto_margin = run.auto_margin;
   {
     GstPluginFeature *feat = gst_registry_lookup_feature (gst_registry_get (),
         "rtpburstpace");
