@@ -153,10 +153,39 @@ crank_synced_slot (Fixture * f, GstClockTime element_time,
   pull_with_times (f, pts, dts);
 }
 
+/* Frames @first .. @last - 1 once the element takes the synchronising
+ * element's @latency into account: each due @latency after its timestamp,
+ * DTS = slot - @latency, and downstream's wait exactly the element's slot. */
+static void
+crank_synced_frames (Fixture * f, guint first, guint last,
+    GstClockTime latency)
+{
+  guint i, frame;
+
+  for (frame = first; frame < last; frame++) {
+    GstClockTime due = frame * PERIOD + latency;
+
+    push_frame (f, frame, 10, 1000);
+    for (i = 0; i < 10; i++)
+      crank_synced_slot (f, due + i * DT, due + i * DT, frame * PERIOD,
+          frame * PERIOD + i * DT);
+  }
+}
+
+/* The stats after the first frame was held and the rest were not. */
+static void
+check_synced_stats (Fixture * f, GstClockTime latency)
+{
+  fail_unless_equals_uint64 (stat (f, "sink-latency"), latency);
+  fail_unless_equals_uint64 (stat (f, "held-slots"), 10);
+  fail_unless_equals_uint64 (stat (f, "late-slots"), 0);
+  fail_unless_equals_uint64 (stat (f, "catch-up-frames"), 0);
+}
+
 GST_START_TEST (test_sync_sink_in_thread)
 {
   Fixture f;
-  guint i, frame;
+  guint i;
 
   senders_fixture_init (&f);
   sync_sink_install (&f, 60 * MS);
@@ -172,36 +201,16 @@ GST_START_TEST (test_sync_sink_in_thread)
 
   /* from frame 1 on: due 60 ms after its timestamp, DTS = slot - 60 ms,
    * and the sink's wait is exactly the element's slot */
-  for (frame = 1; frame < 4; frame++) {
-    GstClockTime due = frame * PERIOD + 60 * MS;
-
-    push_frame (&f, frame, 10, 1000);
-    for (i = 0; i < 10; i++)
-      crank_synced_slot (&f, due + i * DT, due + i * DT, frame * PERIOD,
-          frame * PERIOD + i * DT);
-  }
+  crank_synced_frames (&f, 1, 4, 60 * MS);
   /* frame 1 began after the task had noted all of frame 0's pushes */
-  fail_unless_equals_uint64 (stat (&f, "sink-latency"), 60 * MS);
-  fail_unless_equals_uint64 (stat (&f, "held-slots"), 10);
-  fail_unless_equals_uint64 (stat (&f, "late-slots"), 0);
-  fail_unless_equals_uint64 (stat (&f, "catch-up-frames"), 0);
+  check_synced_stats (&f, 60 * MS);
   fail_unless_equals_uint64 (stat (&f, "frames"), 4);
 
   /* the pipeline's latency changes (a new LATENCY event): the next
    * frame takes it, without a held push */
   sync_sink_set_latency (&f, 80 * MS);
-  for (frame = 4; frame < 6; frame++) {
-    GstClockTime due = frame * PERIOD + 80 * MS;
-
-    push_frame (&f, frame, 10, 1000);
-    for (i = 0; i < 10; i++)
-      crank_synced_slot (&f, due + i * DT, due + i * DT, frame * PERIOD,
-          frame * PERIOD + i * DT);
-  }
-  fail_unless_equals_uint64 (stat (&f, "sink-latency"), 80 * MS);
-  fail_unless_equals_uint64 (stat (&f, "held-slots"), 10);
-  fail_unless_equals_uint64 (stat (&f, "late-slots"), 0);
-  fail_unless_equals_uint64 (stat (&f, "catch-up-frames"), 0);
+  crank_synced_frames (&f, 4, 6, 80 * MS);
+  check_synced_stats (&f, 80 * MS);
   fixture_clear (&f);
 }
 
@@ -211,7 +220,7 @@ GST_START_TEST (test_clocksync_in_thread)
 {
   Fixture f;
   GstQuery *q;
-  guint i, frame;
+  guint i;
 
   /* like the clocksync behind each of webrtcbin's sink pads: it holds
    * each buffer until its DTS + the upstream latency its LATENCY query
@@ -229,18 +238,8 @@ GST_START_TEST (test_clocksync_in_thread)
   push_frame (&f, 0, 10, 1000);
   for (i = 0; i < 10; i++)
     crank_synced_slot (&f, i * DT, 40 * MS + i * DT, 0, i * DT);
-  for (frame = 1; frame < 3; frame++) {
-    GstClockTime due = frame * PERIOD + 40 * MS;
-
-    push_frame (&f, frame, 10, 1000);
-    for (i = 0; i < 10; i++)
-      crank_synced_slot (&f, due + i * DT, due + i * DT, frame * PERIOD,
-          frame * PERIOD + i * DT);
-  }
-  fail_unless_equals_uint64 (stat (&f, "sink-latency"), 40 * MS);
-  fail_unless_equals_uint64 (stat (&f, "held-slots"), 10);
-  fail_unless_equals_uint64 (stat (&f, "late-slots"), 0);
-  fail_unless_equals_uint64 (stat (&f, "catch-up-frames"), 0);
+  crank_synced_frames (&f, 1, 3, 40 * MS);
+  check_synced_stats (&f, 40 * MS);
   fixture_clear (&f);
 }
 
