@@ -741,11 +741,11 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    * wake-ups.  #GstRtpBurstPace:duty is the most of the period a frame's
    * slots may span.  When late slots at the end of a frame made it end
    * after its period, the element notes how much of the period, from its
-   * last slot on time, it would have needed free; the margin is the third
-   * largest need of the last 1024 frames (at most a quarter period), and a
-   * frame's span is shortened just enough that its last slot comes before
-   * the period minus the margin (never below half the period;
-   * gst/rtpburstmargin.h).  On the 2-vCPU development machines the last
+   * last slot on time, it would have needed free; the margin is the
+   * largest need of the last 1024 frames (needs over a quarter period are
+   * early stalls and not counted), and a frame's span is shortened just
+   * enough that its last slot comes before the period minus the margin
+   * (never below half the period; gst/rtpburstmargin.h).  On the 2-vCPU development machines the last
    * slots of raw 1080p frames met a ~3.5 ms stall while the payloader
    * worked on the next frame (docs/performance.md).  The stats say the
    * margin in use and how many frames it shortened.  FALSE: every frame
