@@ -113,6 +113,7 @@
 #include <gst/video/video.h>
 
 #include "gstrtpburstpace.h"
+#include "gstrtpburstlock.h"
 #include "gstrtpburstpaycompat.h"
 #include "gstrtpburststats.h"
 #include "rtpburstmargin.h"
@@ -359,63 +360,15 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (rtpburstpace, "rtpburstpace",
     GST_DEBUG_CATEGORY_INIT (rtp_burst_pace_debug, "rtpburstpace", 0,
         "RTP burst control"));
 
-/* ThreadSanitizer cannot see GLib's GMutex (a futex, not a pthread mutex), so
- * in a -Db_sanitize=thread build the element tells it about its lock
- * (tests/tsan/).  In other builds these annotations are empty. */
-#if defined(__SANITIZE_THREAD__)
-#define RTP_BURST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define RTP_BURST_TSAN 1
-#endif
-#endif
-#ifdef RTP_BURST_TSAN
-#include <sanitizer/tsan_interface.h>
-#define TSAN_DESTROY(m) __tsan_mutex_destroy ((m), 0)
-#define TSAN_PRE_LOCK(m) __tsan_mutex_pre_lock ((m), 0)
-#define TSAN_POST_LOCK(m) __tsan_mutex_post_lock ((m), 0, 0)
-#define TSAN_PRE_UNLOCK(m) __tsan_mutex_pre_unlock ((m), 0)
-#define TSAN_POST_UNLOCK(m) __tsan_mutex_post_unlock ((m), 0)
-#define TSAN_RELEASE(a) __tsan_release (a)
-#define TSAN_ACQUIRE(a) __tsan_acquire (a)
-#else
-#define TSAN_DESTROY(m) G_STMT_START { } G_STMT_END
-#define TSAN_PRE_LOCK(m) G_STMT_START { } G_STMT_END
-#define TSAN_POST_LOCK(m) G_STMT_START { } G_STMT_END
-#define TSAN_PRE_UNLOCK(m) G_STMT_START { } G_STMT_END
-#define TSAN_POST_UNLOCK(m) G_STMT_START { } G_STMT_END
-#define TSAN_RELEASE(a) G_STMT_START { } G_STMT_END
-#define TSAN_ACQUIRE(a) G_STMT_START { } G_STMT_END
-#endif
-
-#define LOCK(s) G_STMT_START {                     \
-  TSAN_PRE_LOCK (&(s)->lock);                      \
-  g_mutex_lock (&(s)->lock);                       \
-  TSAN_POST_LOCK (&(s)->lock);                     \
-} G_STMT_END
-#define UNLOCK(s) G_STMT_START {                   \
-  TSAN_PRE_UNLOCK (&(s)->lock);                    \
-  g_mutex_unlock (&(s)->lock);                     \
-  TSAN_POST_UNLOCK (&(s)->lock);                   \
-} G_STMT_END
+/* The element's lock (gstrtpburstlock.h announces it to ThreadSanitizer). */
+#define LOCK(s) RTP_BURST_MUTEX_LOCK (&(s)->lock)
+#define UNLOCK(s) RTP_BURST_MUTEX_UNLOCK (&(s)->lock)
 #define BROADCAST(s) g_cond_broadcast (&(s)->cond)
-/* g_cond_wait () releases and retakes the lock */
-#define COND_WAIT(s) G_STMT_START {                \
-  TSAN_PRE_UNLOCK (&(s)->lock);                    \
-  TSAN_POST_UNLOCK (&(s)->lock);                   \
-  g_cond_wait (&(s)->cond, &(s)->lock);            \
-  TSAN_PRE_LOCK (&(s)->lock);                      \
-  TSAN_POST_LOCK (&(s)->lock);                     \
-} G_STMT_END
+#define COND_WAIT(s) RTP_BURST_COND_WAIT (&(s)->cond, &(s)->lock)
 /* g_cond_wait_until () on the element's cond: end in g_get_monotonic_time ()
  * microseconds; FALSE once end has passed */
-#define COND_WAIT_UNTIL(s, end, res) G_STMT_START {  \
-  TSAN_PRE_UNLOCK (&(s)->lock);                    \
-  TSAN_POST_UNLOCK (&(s)->lock);                   \
-  res = g_cond_wait_until (&(s)->cond, &(s)->lock, (end)); \
-  TSAN_PRE_LOCK (&(s)->lock);                      \
-  TSAN_POST_LOCK (&(s)->lock);                     \
-} G_STMT_END
+#define COND_WAIT_UNTIL(s, end, res) \
+  RTP_BURST_COND_WAIT_UNTIL (&(s)->cond, &(s)->lock, end, res)
 /* the task waits for the chain: packets only wake it while it does */
 #define TASK_WAIT(s) G_STMT_START {                \
   (s)->task_waiting = TRUE;                        \
