@@ -101,7 +101,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -116,6 +115,7 @@
 #include "gstrtpburstlock.h"
 #include "gstrtpburstpaycompat.h"
 #include "gstrtpburststats.h"
+#include "gstrtpburstwait.h"
 #include "rtpburstmargin.h"
 #include "rtpburstmeter.h"
 #include "rtpburstschedule.h"
@@ -229,12 +229,7 @@ struct _GstRtpBurstPace
 
   GstFlowReturn srcresult;
   gboolean playing;
-  GstClockID clock_id;
-  gboolean direct_waiting;      /* the task waits on CLOCK_MONOTONIC itself */
-  gboolean wait_unscheduled;    /* ... and is asked to stop waiting */
-  gboolean waiting_close;       /* the wait is an open-frame timeout */
-  GstClock *direct_clock;       /* the last clock checked (a reference) */
-  gboolean direct_clock_ok;     /* ... is a monotonic GstSystemClock */
+  GstRtpBurstWait wait;         /* the task's clock wait */
   gboolean task_waiting;        /* the task waits on cond for the chain */
 
   GQueue items;                 /* Item *, oldest first */
@@ -365,10 +360,6 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (rtpburstpace, "rtpburstpace",
 #define UNLOCK(s) RTP_BURST_MUTEX_UNLOCK (&(s)->lock)
 #define BROADCAST(s) g_cond_broadcast (&(s)->cond)
 #define COND_WAIT(s) RTP_BURST_COND_WAIT (&(s)->cond, &(s)->lock)
-/* g_cond_wait_until () on the element's cond: end in g_get_monotonic_time ()
- * microseconds; FALSE once end has passed */
-#define COND_WAIT_UNTIL(s, end, res) \
-  RTP_BURST_COND_WAIT_UNTIL (&(s)->cond, &(s)->lock, end, res)
 /* the task waits for the chain: packets only wake it while it does */
 #define TASK_WAIT(s) G_STMT_START {                \
   (s)->task_waiting = TRUE;                        \
@@ -765,6 +756,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   g_queue_init (&self->items);
+  gst_rtp_burst_wait_init (&self->wait, &self->lock, &self->cond);
 
   self->srcresult = GST_FLOW_FLUSHING;
   self->burst_size = DEFAULT_BURST_SIZE;
@@ -819,7 +811,7 @@ gst_rtp_burst_pace_finalize (GObject * object)
   UNLOCK (self);
   g_queue_clear_full (&self->items, (GDestroyNotify) item_free);
   gst_clear_caps (&self->last_caps);
-  gst_clear_object (&self->direct_clock);
+  gst_rtp_burst_wait_clear (&self->wait);
   if (self->drop_message)
     gst_structure_free (self->drop_message);
   g_rand_free (self->rand);
@@ -839,17 +831,6 @@ reseed_locked (GstRtpBurstPace * self)
     g_rand_set_seed (self->rand, self->seed);
   else
     g_rand_set_seed (self->rand, g_random_int ());
-}
-
-static void
-unschedule_locked (GstRtpBurstPace * self)
-{
-  if (self->clock_id)
-    gst_clock_id_unschedule (self->clock_id);
-  if (self->direct_waiting) {
-    self->wait_unscheduled = TRUE;
-    BROADCAST (self);
-  }
 }
 
 /* Drops everything queued (flush, READY): counted in flushed-packets.
@@ -979,8 +960,8 @@ close_open_frame_locked (GstRtpBurstPace * self)
       frame->n_packets, frame->payload_bytes, frame->n_slots);
 
   /* the task may be waiting for this frame's timeout */
-  if (self->waiting_close)
-    unschedule_locked (self);
+  if (self->wait.for_close)
+    gst_rtp_burst_wait_unschedule_locked (&self->wait);
   BROADCAST (self);
 }
 
@@ -1388,111 +1369,9 @@ gst_rtp_burst_pace_src_event (GstPad * pad, GstObject * parent,
 
 /* --- the source pad task ------------------------------------------------- */
 
-/* TRUE if @clock is GStreamer's system clock on CLOCK_MONOTONIC, neither
- * calibrated nor slaved: the usual pipeline clock.  Its time is then
- * clock_gettime (CLOCK_MONOTONIC), which g_cond_wait_until () uses too. */
-static gboolean
-clock_is_plain_monotonic_locked (GstRtpBurstPace * self, GstClock * clock)
-{
-  GstClockTime internal, external, num, denom;
-
-#ifndef __linux__
-  /* elsewhere GstSystemClock's monotonic time need not be CLOCK_MONOTONIC */
-  return FALSE;
-#endif
-  if (clock != self->direct_clock) {
-    GstClockType type = GST_CLOCK_TYPE_REALTIME;
-
-    if (G_OBJECT_TYPE (clock) == GST_TYPE_SYSTEM_CLOCK)
-      g_object_get (clock, "clock-type", &type, NULL);
-    gst_object_replace ((GstObject **) & self->direct_clock,
-        GST_OBJECT_CAST (clock));
-    self->direct_clock_ok = type == GST_CLOCK_TYPE_MONOTONIC;
-  }
-  if (!self->direct_clock_ok)
-    return FALSE;
-  gst_clock_get_calibration (clock, &internal, &external, &num, &denom);
-  return internal == external && num == denom;
-}
-
-/* Waits until @target on such a clock with one wake-up, where
- * gst_clock_id_wait () on GstSystemClock wakes twice for waits under 2 ms
- * (a condition wait until 500 us before the deadline, then
- * clock_nanosleep ()).  A wait of up to RTP_BURST_SLEEP_MAX (a slot, as a
- * rule) is one clock_nanosleep () without the lock: the most precise wait
- * here, and unscheduling only takes effect when it returns.  A longer wait
- * (between frames, a frame's timeout, a frame due later) is one timed wait
- * on the element's condition variable, which unschedule_locked () and
- * anything else that broadcasts cond interrupt; it goes back to waiting
- * unless unscheduled.  @now: (out): the clock's time when it returns. */
-#define RTP_BURST_SLEEP_MAX (2 * GST_MSECOND)
-
-static GstClockReturn
-wait_monotonic_locked (GstRtpBurstPace * self, GstClock * clock,
-    GstClockTime target, gboolean for_close, GstClockTime * now)
-{
-  *now = gst_clock_get_time (clock);
-  if (*now >= target)
-    return GST_CLOCK_EARLY;
-
-  self->direct_waiting = TRUE;
-  self->wait_unscheduled = FALSE;
-  self->waiting_close = for_close;
-#ifdef __linux__
-  if (target - *now <= RTP_BURST_SLEEP_MAX) {
-    struct timespec end;
-
-    end.tv_sec = target / GST_SECOND;
-    end.tv_nsec = target % GST_SECOND;
-    UNLOCK (self);
-    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) ==
-        EINTR);
-    LOCK (self);
-  } else
-#endif
-  {
-    gint64 end = (gint64) MIN (target / 1000 + (target % 1000 != 0),
-        (GstClockTime) G_MAXINT64);
-    gboolean signalled = TRUE;
-
-    while (signalled && !self->wait_unscheduled)
-      COND_WAIT_UNTIL (self, end, signalled);
-  }
-  self->direct_waiting = FALSE;
-  self->waiting_close = FALSE;
-  *now = gst_clock_get_time (clock);
-  if (self->wait_unscheduled) {
-    self->wait_unscheduled = FALSE;
-    return GST_CLOCK_UNSCHEDULED;
-  }
-  return GST_CLOCK_OK;
-}
-
-/* Waits until @target with a GstClockID, which unschedule_locked ()
- * unschedules.  @now: (out): the clock's time when it returns. */
-static GstClockReturn
-wait_clock_id_locked (GstRtpBurstPace * self, GstClock * clock,
-    GstClockTime target, gboolean for_close, GstClockTime * now)
-{
-  GstClockID id;
-  GstClockReturn ret;
-
-  id = self->clock_id = gst_clock_new_single_shot_id (clock, target);
-  self->waiting_close = for_close;
-  UNLOCK (self);
-
-  ret = gst_clock_id_wait (id, NULL);
-  *now = gst_clock_get_time (clock);
-
-  LOCK (self);
-  self->clock_id = NULL;
-  self->waiting_close = FALSE;
-  gst_clock_id_unref (id);
-  return ret;
-}
-
-/* Waits on the clock until running time @rt.  Releases the lock meanwhile.
- * Returns the clock's answer; *lateness is how late the wait ended. */
+/* Waits on the pipeline clock until running time @rt (gstrtpburstwait.h).
+ * Releases the lock meanwhile.  Returns the clock's answer; *lateness is
+ * how late the wait ended. */
 static GstClockReturn
 wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
     GstClockTimeDiff * lateness)
@@ -1512,10 +1391,8 @@ wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
   GST_OBJECT_UNLOCK (self);
 
   target = rtp_burst_time_add (rt, base);
-  if (clock_is_plain_monotonic_locked (self, clock))
-    ret = wait_monotonic_locked (self, clock, target, for_close, &now);
-  else
-    ret = wait_clock_id_locked (self, clock, target, for_close, &now);
+  ret = gst_rtp_burst_wait_until_locked (&self->wait, clock, target,
+      for_close, &now);
   gst_object_unref (clock);
   if (lateness)
     *lateness = GST_CLOCK_DIFF (target, now);
@@ -2099,7 +1976,7 @@ set_flushing (GstRtpBurstPace * self)
 {
   LOCK (self);
   self->srcresult = GST_FLOW_FLUSHING;
-  unschedule_locked (self);
+  gst_rtp_burst_wait_unschedule_locked (&self->wait);
   BROADCAST (self);
   UNLOCK (self);
 }
@@ -2208,7 +2085,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
     case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
       LOCK (self);
       self->playing = FALSE;
-      unschedule_locked (self);
+      gst_rtp_burst_wait_unschedule_locked (&self->wait);
       BROADCAST (self);
       UNLOCK (self);
       no_preroll = TRUE;
