@@ -99,15 +99,6 @@
 #include "config.h"
 #endif
 
-#include <errno.h>
-#include <string.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
-#ifdef G_OS_UNIX
-#include <pthread.h>
-#include <sched.h>
-#endif
 #include <gst/rtp/gstrtpbuffer.h>
 #include <gst/video/video.h>
 
@@ -115,6 +106,7 @@
 #include "gstrtpburstlock.h"
 #include "gstrtpburstpaycompat.h"
 #include "gstrtpburststats.h"
+#include "gstrtpburstthread.h"
 #include "gstrtpburstwait.h"
 #include "rtpburstmargin.h"
 #include "rtpburstmeter.h"
@@ -256,17 +248,7 @@ struct _GstRtpBurstPace
 
   /* what the task changed on its thread, to undo when it leaves the thread
    * (written by the task thread only) */
-  GThread *settings_thread;     /* the thread the settings below apply to */
-  guint64 slack_applied;        /* 0 = the thread's own slack */
-  gulong saved_slack;
-  gint rt_applied;              /* SCHED_FIFO priority set, 0 = none */
-  gint rt_failed;               /* priority that could not be set */
-  gint rt_error;                /* ... and why (errno) */
-  gboolean post_rt_warning;
-#ifdef G_OS_UNIX
-  int saved_policy;
-  struct sched_param saved_param;
-#endif
+  GstRtpBurstThread thread;
 
   /* schedule */
   RtpBurstPeriodEstimator est;
@@ -774,7 +756,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->timer_slack = DEFAULT_TIMER_SLACK;
   self->realtime_priority = DEFAULT_REALTIME_PRIORITY;
   self->auto_margin = DEFAULT_AUTO_MARGIN;
-  self->rt_failed = -1;
+  gst_rtp_burst_thread_init (&self->thread);
   rtp_burst_rate_meter_init (&self->rate_meter);
   rtp_burst_wakeup_tracker_init (&self->wakeups);
   self->rand = g_rand_new ();
@@ -1082,10 +1064,8 @@ post_pending_messages (GstRtpBurstPace * self)
     self->num_key_unit_requests++;
   self->post_invalid_warning = FALSE;
   self->post_period_warning = FALSE;
-  rt_warning = self->post_rt_warning;
-  rt_priority = self->rt_failed;
-  rt_error = self->rt_error;
-  self->post_rt_warning = FALSE;
+  rt_warning = gst_rtp_burst_thread_take_warning (&self->thread,
+      &rt_priority, &rt_error);
   UNLOCK (self);
 
   if (dropped) {
@@ -1109,12 +1089,8 @@ post_pending_messages (GstRtpBurstPace * self)
             "and frame arrivals cannot be timed. Set the frame-period "
             "property."));
   if (rt_warning)
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("Could not give the pacing thread real-time priority %d; pacing "
-            "continues at normal priority.", rt_priority),
-        ("pthread_setschedparam (SCHED_FIFO, %d): %s. It needs "
-            "CAP_SYS_NICE or an RLIMIT_RTPRIO of at least %d (ulimit -r).",
-            rt_priority, g_strerror (rt_error), rt_priority));
+    gst_rtp_burst_thread_post_warning (GST_ELEMENT_CAST (self), rt_priority,
+        rt_error);
 }
 
 static GstFlowReturn
@@ -1603,114 +1579,19 @@ start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
   return TRUE;
 }
 
-/* The task's thread settings.  The thread comes from GStreamer's task pool
- * and goes back to it when the task stops, so what the task changes on it is
- * undone when it leaves (restore_thread_settings_locked, on the task's
- * STREAM_STATUS LEAVE, which the pad posts from the thread itself). */
-
-/* Applies timer-slack and realtime-priority to the calling (task) thread
- * where they differ from what it has.  A failure to set the priority is
- * noted for post_pending_messages and not retried until the property
- * changes. */
-static void
-apply_thread_settings_locked (GstRtpBurstPace * self)
-{
-  gboolean policy_changed = FALSE;
-
-  if (self->settings_thread != g_thread_self ()) {
-    /* a thread we have not changed yet: note what it has */
-    self->settings_thread = g_thread_self ();
-    self->slack_applied = 0;
-    self->rt_applied = 0;
-#ifdef PR_GET_TIMERSLACK
-    self->saved_slack = (gulong) prctl (PR_GET_TIMERSLACK, 0, 0, 0, 0);
-#endif
-#ifdef G_OS_UNIX
-    if (pthread_getschedparam (pthread_self (), &self->saved_policy,
-            &self->saved_param) != 0) {
-      self->saved_policy = SCHED_OTHER;
-      memset (&self->saved_param, 0, sizeof (self->saved_param));
-    }
-#endif
-  }
-
-  if (self->realtime_priority != self->rt_applied &&
-      self->realtime_priority != self->rt_failed) {
-#ifdef G_OS_UNIX
-    struct sched_param param = { 0, };
-    int ret;
-
-    if (self->realtime_priority == 0) {
-      ret = pthread_setschedparam (pthread_self (), self->saved_policy,
-          &self->saved_param);
-    } else {
-      param.sched_priority = self->realtime_priority;
-      ret = pthread_setschedparam (pthread_self (), SCHED_FIFO, &param);
-    }
-#else
-    int ret = ENOSYS;
-#endif
-    if (ret == 0) {
-      GST_DEBUG_OBJECT (self, "task thread: real-time priority %d",
-          self->realtime_priority);
-      self->rt_applied = self->realtime_priority;
-      policy_changed = TRUE;
-    } else {
-      self->rt_error = ret;
-      self->rt_failed = self->realtime_priority;
-      self->post_rt_warning = TRUE;
-    }
-  }
-
-#ifdef PR_SET_TIMERSLACK
-  /* Linux resets the slack when the policy changes: set it after */
-  if (self->timer_slack != self->slack_applied || policy_changed) {
-    if (prctl (PR_SET_TIMERSLACK, self->timer_slack ?
-            (unsigned long) self->timer_slack : self->saved_slack, 0, 0,
-            0) != 0)
-      GST_WARNING_OBJECT (self, "could not set the timer slack");
-    self->slack_applied = self->timer_slack;
-  }
-#endif
-}
-
-/* Undoes apply_thread_settings_locked on the calling (task) thread. */
-static void
-restore_thread_settings_locked (GstRtpBurstPace * self)
-{
-  if (self->settings_thread != g_thread_self ())
-    return;
-#ifdef G_OS_UNIX
-  if (self->rt_applied != 0 && pthread_setschedparam (pthread_self (),
-          self->saved_policy, &self->saved_param) != 0)
-    GST_WARNING_OBJECT (self, "could not restore the thread's policy");
-#endif
-#ifdef PR_SET_TIMERSLACK
-  if (self->slack_applied != 0 || self->rt_applied != 0)
-    prctl (PR_SET_TIMERSLACK, self->saved_slack, 0, 0, 0);
-#endif
-  self->settings_thread = NULL;
-  self->slack_applied = 0;
-  self->rt_applied = 0;
-}
-
 static gboolean
 gst_rtp_burst_pace_post_message (GstElement * element, GstMessage * message)
 {
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (element);
 
   if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_STREAM_STATUS) {
-    GstStreamStatusType type;
-    GstElement *owner;
-
-    gst_message_parse_stream_status (message, &type, &owner);
     /* LEAVE is posted from the task's thread as it leaves; the task start
      * ordered the element's construction before it (as at the loop's top) */
     TSAN_ACQUIRE (self);
-    if (type == GST_STREAM_STATUS_TYPE_LEAVE &&
-        GST_MESSAGE_SRC (message) == GST_OBJECT_CAST (self->srcpad)) {
+    if (gst_rtp_burst_thread_left (message, self->srcpad)) {
+      /* give the pooled thread its own slack and policy back */
       LOCK (self);
-      restore_thread_settings_locked (self);
+      gst_rtp_burst_thread_restore (&self->thread, GST_OBJECT_CAST (self));
       UNLOCK (self);
     }
   }
@@ -1795,7 +1676,8 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
   TSAN_ACQUIRE (self);
   LOCK (self);
 again:
-  apply_thread_settings_locked (self);
+  gst_rtp_burst_thread_apply (&self->thread, GST_OBJECT_CAST (self),
+      self->timer_slack, self->realtime_priority);
   if (self->srcresult != GST_FLOW_OK)
     goto out_flushing;
 
@@ -2161,7 +2043,7 @@ create_stats_locked (GstRtpBurstPace * self)
   SET_U64 (DROPPED_PACKETS, self->num_dropped_packets);
   SET_U64 (KEY_UNIT_REQUESTS, self->num_key_unit_requests);
   gst_rtp_burst_stats_set_int (s, GST_RTP_BURST_STAT_REALTIME_PRIORITY,
-      self->rt_applied);
+      self->thread.rt_applied);
   SET_U64 (SINK_LATENCY, self->sink_hold.offset);
   SET_U64 (HELD_SLOTS, self->sink_hold.n_held);
   SET_U64 (MARGIN, self->auto_margin ? self->margin.margin : 0);
@@ -2242,8 +2124,8 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
       break;
     case PROP_REALTIME_PRIORITY:
       self->realtime_priority = g_value_get_int (value);
-      self->rt_failed = -1;     /* try again, and warn about that try */
-      self->post_rt_warning = FALSE;
+      /* try again, and warn about that try */
+      gst_rtp_burst_thread_priority_changed (&self->thread);
       break;
     case PROP_AUTO_MARGIN:
       self->auto_margin = g_value_get_boolean (value);
