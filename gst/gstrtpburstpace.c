@@ -1598,19 +1598,30 @@ gst_rtp_burst_pace_post_message (GstElement * element, GstMessage * message)
   return GST_ELEMENT_CLASS (parent_class)->post_message (element, message);
 }
 
-/* A push of a paced slot, timed. */
+/* What the task does next (next_locked). */
+typedef enum
+{
+  NEXT_AGAIN,                   /* it waited: look again */
+  NEXT_EVENT,                   /* forward the event at the head */
+  NEXT_PUSH,                    /* push packets of the frame at the head */
+  NEXT_DROPPED,                 /* a frame was dropped: post the messages */
+  NEXT_FLUSHING,                /* srcresult is not OK: pause */
+} Next;
+
+/* A push of packets; for a paced slot, how it was timed. */
 typedef struct
 {
+  guint n_packets;
+  gsize bytes;
   gboolean paced;
   guint64 slot_time, sink_offset;
+  guint64 own_lateness;         /* how late the task woke for the slot */
   guint64 start, end;           /* running times around the push */
   /* for the meter */
-  guint n_packets;
-  guint64 bytes;
   gboolean frame_first, frame_last;
   guint64 frame_start, period;
   guint64 serial;
-} Pushed;
+} Push;
 
 /* Counts how late the task woke for a paced slot, and returns that: its
  * own lateness.  In a frame whose pushes a synchronising sink held (it
@@ -1640,195 +1651,255 @@ note_slot_lateness_locked (GstRtpBurstPace * self, Item * item,
  * slot to the meter: released when the push began, or, if such a sink held
  * it, as late after its slot as the sink released it after its time. */
 static void
-note_push_locked (GstRtpBurstPace * self, const Pushed * pushed)
+note_push_locked (GstRtpBurstPace * self, const Push * push)
 {
-  guint64 target = 0, release = pushed->start;
-  gboolean held = pushed->end != RTP_BURST_TIME_NONE &&
-      rtp_burst_sink_hold_push_done (&self->sink_hold, pushed->slot_time,
-      pushed->sink_offset, pushed->start, pushed->end, &target);
+  guint64 target = 0, release = push->start;
+  gboolean held = push->end != RTP_BURST_TIME_NONE &&
+      rtp_burst_sink_hold_push_done (&self->sink_hold, push->slot_time,
+      push->sink_offset, push->start, push->end, &target);
 
-  self->last_push_end = pushed->end;
+  self->last_push_end = push->end;
   if (held) {
-    self->held_serial = pushed->serial;
+    self->held_serial = push->serial;
     GST_LOG_OBJECT (self, "downstream held the slot at %" GST_TIME_FORMAT
-        " until %" GST_TIME_FORMAT, GST_TIME_ARGS (pushed->slot_time),
-        GST_TIME_ARGS (pushed->end));
-    release = pushed->end > target ? rtp_burst_time_add (pushed->slot_time,
-        pushed->end - target) : pushed->slot_time;
+        " until %" GST_TIME_FORMAT, GST_TIME_ARGS (push->slot_time),
+        GST_TIME_ARGS (push->end));
+    release = push->end > target ? rtp_burst_time_add (push->slot_time,
+        push->end - target) : push->slot_time;
   }
-  rtp_burst_meter_slot (&self->meter, pushed->slot_time, release,
-      pushed->n_packets, pushed->bytes, pushed->frame_first,
-      pushed->frame_last, pushed->frame_start, pushed->period);
+  rtp_burst_meter_slot (&self->meter, push->slot_time, release,
+      push->n_packets, push->bytes, push->frame_first,
+      push->frame_last, push->frame_start, push->period);
 }
 
-static void
-gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
+/* Starts the frame at the head: unpaced, or planned (or dropped) once it
+ * is closed.  A frame still open is waited for, at most one period after
+ * its latest packet, and then closed (NEXT_AGAIN). */
+static Next
+start_head_frame_locked (GstRtpBurstPace * self, Item * item)
 {
-  Pushed pushed = { .paced = FALSE };
-  guint64 own_lateness = 0;
-  GstFlowReturn ret;
-  GstBuffer *single;
-  GstBufferList *list;
-  guint n_out;
-  gsize size;
+  guint64 now = running_time_now (self);
+  guint64 deadline;
+
+  if (item->unpaced) {
+    start_unpaced_locked (self, item);
+    return NEXT_PUSH;
+  }
+  if (item->closed)
+    return start_frame_locked (self, item, now) ? NEXT_PUSH : NEXT_DROPPED;
+
+  deadline = rtp_burst_time_add (item->last_arrival, self->period);
+  if (item->last_arrival == RTP_BURST_TIME_NONE || now == RTP_BURST_TIME_NONE) {
+    TASK_WAIT (self);
+  } else if (now < deadline) {
+    wait_until_locked (self, deadline, TRUE, NULL);
+  } else {
+    GST_DEBUG_OBJECT (self, "closing frame %u: no packet for one period",
+        item->rtptime);
+    self->num_timeout_frames++;
+    close_open_frame_locked (self);
+  }
+  return NEXT_AGAIN;
+}
+
+/* An unpaced frame: its packets leave as they come, all that are there. */
+static Next
+next_unpaced_locked (GstRtpBurstPace * self, Item * item, Push * push)
+{
+  guint n = g_queue_get_length (&item->packets);
+
+  if (n == 0) {
+    if (item->closed)
+      finish_frame_locked (self, item);
+    else
+      TASK_WAIT (self);
+    return NEXT_AGAIN;
+  }
+  push->n_packets = n;
+  return NEXT_PUSH;
+}
+
+/* A paced frame: waits for its next slot.  NEXT_AGAIN once it has no slot
+ * left (it is finished), or when a pause or flush unscheduled the wait
+ * (the slot is waited for again after PLAYING). */
+static Next
+wait_next_slot_locked (GstRtpBurstPace * self, Item * item, Push * push)
+{
+  GstClockTimeDiff lateness = 0;
+  GstClockReturn cret;
+
+  if (!item->have_slot) {
+    if (!rtp_burst_plan_next (&item->plan, self->rand, &item->slot_time,
+            &item->slot_packets)) {
+      finish_frame_locked (self, item);
+      return NEXT_AGAIN;
+    }
+    item->have_slot = TRUE;
+  }
+
+  cret = wait_until_locked (self, item->slot_time, FALSE, &lateness);
+  if (cret == GST_CLOCK_UNSCHEDULED)
+    return NEXT_AGAIN;
+  if (self->srcresult != GST_FLOW_OK)
+    return NEXT_FLUSHING;
+  push->own_lateness = note_slot_lateness_locked (self, item, cret, lateness);
+  if (push->own_lateness <= RTP_BURST_LATE_THRESHOLD ||
+      item->released_slots == 0)
+    item->on_time = item->slot_time - MIN (item->slot_time, item->plan.start);
+
+  item->have_slot = FALSE;
+  push->n_packets = item->slot_packets;
+  push->paced = TRUE;
+  push->slot_time = item->slot_time;
+  push->sink_offset = item->sink_offset;
+  push->start = rtp_burst_time_add (item->slot_time, MAX (lateness, 0));
+  push->frame_first = item->released_slots++ == 0;
+  push->serial = item->serial;
+  push->frame_start = item->plan.start;
+  push->period = item->period;
+  return NEXT_PUSH;
+}
+
+/* What the task does next, with @head the item at the head of the queue.
+ * Waits, at most once per call: for data, for PLAYING, for the rest of an
+ * open frame, for a slot (then NEXT_AGAIN, or NEXT_PUSH for the slot). */
+static Next
+next_locked (GstRtpBurstPace * self, Item ** head, Push * push)
+{
   Item *item;
 
-  TSAN_ACQUIRE (self);
-  LOCK (self);
-again:
-  gst_rtp_burst_thread_apply (&self->thread, GST_OBJECT_CAST (self),
-      self->timer_slack, self->realtime_priority);
   if (self->srcresult != GST_FLOW_OK)
-    goto out_flushing;
-
-  item = g_queue_peek_head (&self->items);
+    return NEXT_FLUSHING;
+  item = *head = g_queue_peek_head (&self->items);
   if (item == NULL) {
     TASK_WAIT (self);
-    goto again;
+    return NEXT_AGAIN;
   }
-
-  if (item->event) {
-    GstEvent *event = item->event;
-    gboolean is_eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
-
-    item->event = NULL;
-    g_queue_pop_head (&self->items);
-    item_free (item);
-    if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
-      gst_event_copy_segment (event, &self->segment);
-    BROADCAST (self);
-    UNLOCK (self);
-
-    gst_pad_push_event (self->srcpad, event);
-
-    LOCK (self);
-    /* EOS ends the task, unless a new stream (stream-start, segment) was
-     * queued behind it already */
-    if (is_eos && self->srcresult == GST_FLOW_OK &&
-        g_queue_is_empty (&self->items)) {
-      self->srcresult = GST_FLOW_EOS;
-      goto out_flushing;
-    }
-    UNLOCK (self);
-    return;
-  }
-
+  if (item->event)
+    return NEXT_EVENT;
   /* packets only leave in PLAYING */
   if (!self->playing) {
     TASK_WAIT (self);
-    goto again;
+    return NEXT_AGAIN;
   }
-
   if (!item->started) {
-    guint64 now = running_time_now (self);
+    Next next = start_head_frame_locked (self, item);
 
-    if (item->unpaced) {
-      start_unpaced_locked (self, item);
-    } else if (item->closed) {
-      if (!start_frame_locked (self, item, now)) {
-        /* dropped: tell the application and upstream now */
-        UNLOCK (self);
-        post_pending_messages (self);
-        return;
-      }
-    } else {
-      /* wait for the rest of the frame, at most one period after its
-       * latest packet */
-      guint64 deadline = rtp_burst_time_add (item->last_arrival,
-          self->period);
-
-      if (item->last_arrival == RTP_BURST_TIME_NONE ||
-          now == RTP_BURST_TIME_NONE) {
-        TASK_WAIT (self);
-      } else if (now < deadline) {
-        wait_until_locked (self, deadline, TRUE, NULL);
-      } else {
-        GST_DEBUG_OBJECT (self, "closing frame %u: no packet for one period",
-            item->rtptime);
-        self->num_timeout_frames++;
-        close_open_frame_locked (self);
-      }
-      goto again;
-    }
+    if (next != NEXT_PUSH)
+      return next;
   }
+  if (item->unpaced)
+    return next_unpaced_locked (self, item, push);
+  return wait_next_slot_locked (self, item, push);
+}
 
-  if (item->unpaced) {
-    guint n = g_queue_get_length (&item->packets);
+/* Pushes the event at the head without the lock.  Returns FALSE for the
+ * EOS that ends the task (srcresult is then EOS). */
+static gboolean
+push_event_locked (GstRtpBurstPace * self, Item * item)
+{
+  GstEvent *event = item->event;
+  gboolean is_eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
 
-    if (n == 0) {
-      if (item->closed)
-        finish_frame_locked (self, item);
-      else
-        TASK_WAIT (self);
-      goto again;
-    }
-    n_out = n;
-  } else {
-    GstClockReturn cret;
-    GstClockTimeDiff lateness = 0;
+  item->event = NULL;
+  g_queue_pop_head (&self->items);
+  item_free (item);
+  if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
+    gst_event_copy_segment (event, &self->segment);
+  BROADCAST (self);
+  UNLOCK (self);
 
-    if (!item->have_slot) {
-      if (!rtp_burst_plan_next (&item->plan, self->rand, &item->slot_time,
-              &item->slot_packets)) {
-        finish_frame_locked (self, item);
-        goto again;
-      }
-      item->have_slot = TRUE;
-    }
+  gst_pad_push_event (self->srcpad, event);
 
-    cret = wait_until_locked (self, item->slot_time, FALSE, &lateness);
-    if (cret == GST_CLOCK_UNSCHEDULED)
-      goto again;               /* paused or flushing: re-armed later */
-    if (self->srcresult != GST_FLOW_OK)
-      goto out_flushing;
-    own_lateness = note_slot_lateness_locked (self, item, cret, lateness);
-    if (own_lateness <= RTP_BURST_LATE_THRESHOLD || item->released_slots == 0)
-      item->on_time = item->slot_time - MIN (item->slot_time,
-          item->plan.start);
-
-    item->have_slot = FALSE;
-    n_out = item->slot_packets;
-    pushed.paced = TRUE;
-    pushed.slot_time = item->slot_time;
-    pushed.sink_offset = item->sink_offset;
-    pushed.start = rtp_burst_time_add (item->slot_time, MAX (lateness, 0));
-    pushed.frame_first = item->released_slots++ == 0;
-    pushed.serial = item->serial;
-    pushed.frame_start = item->plan.start;
-    pushed.period = item->period;
+  LOCK (self);
+  /* EOS ends the task, unless a new stream (stream-start, segment) was
+   * queued behind it already */
+  if (is_eos && self->srcresult == GST_FLOW_OK &&
+      g_queue_is_empty (&self->items)) {
+    self->srcresult = GST_FLOW_EOS;
+    return FALSE;
   }
-  size = pop_packets_locked (self, item, n_out, &single, &list);
-  pushed.n_packets = n_out;
-  pushed.bytes = size;
-  pushed.frame_last = item->closed && g_queue_is_empty (&item->packets);
+  return TRUE;
+}
+
+/* Takes the packets of @push from the frame at the head and pushes them
+ * without the lock: one buffer, or a buffer list for several.  Returns
+ * downstream's flow. */
+static GstFlowReturn
+push_packets_locked (GstRtpBurstPace * self, Item * item, Push * push)
+{
+  GstFlowReturn ret;
+  GstBuffer *single;
+  GstBufferList *list;
+
+  push->bytes = pop_packets_locked (self, item, push->n_packets, &single,
+      &list);
+  push->frame_last = item->closed && g_queue_is_empty (&item->packets);
   /* whether late slots at its end made the frame end after its period,
    * for the margin of later frames */
-  if (pushed.frame_last && pushed.paced)
+  if (push->frame_last && push->paced)
     rtp_burst_margin_frame (&self->margin, rtp_burst_time_add
         (item->slot_time - MIN (item->slot_time, item->plan.start),
-            own_lateness), item->on_time, item->period);
-  if (pushed.frame_last)
+            push->own_lateness), item->on_time, item->period);
+  if (push->frame_last)
     finish_frame_locked (self, item);
   UNLOCK (self);
 
   ret = single ? gst_pad_push (self->srcpad, single) :
       gst_pad_push_list (self->srcpad, list);
-  if (pushed.paced)
-    pushed.end = running_time_now (self);
+  if (push->paced)
+    push->end = running_time_now (self);
   LOCK (self);
-  if (pushed.paced)
-    note_push_locked (self, &pushed);
+  if (push->paced)
+    note_push_locked (self, push);
   if (ret == GST_FLOW_FLUSHING) {
     /* refused by a flush (ours or downstream's): discarded, and counted */
-    self->num_packets -= n_out;
-    self->num_bytes -= size;
-    self->num_flushed += n_out;
+    self->num_packets -= push->n_packets;
+    self->num_bytes -= push->bytes;
+    self->num_flushed += push->n_packets;
   }
-  if (self->srcresult != GST_FLOW_OK)
-    goto out_flushing;
-  self->srcresult = ret;
-  if (ret != GST_FLOW_OK)
-    goto out_flushing;
+  return ret;
+}
+
+/* The source pad task: one thing per call, as in queue's loop.  It waits
+ * until there is something to do (next_locked), then forwards an event or
+ * pushes packets. */
+static void
+gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
+{
+  Push push = { .paced = FALSE };
+  GstFlowReturn ret;
+  Item *item;
+  Next next;
+
+  TSAN_ACQUIRE (self);
+  LOCK (self);
+  do {
+    gst_rtp_burst_thread_apply (&self->thread, GST_OBJECT_CAST (self),
+        self->timer_slack, self->realtime_priority);
+    next = next_locked (self, &item, &push);
+  } while (next == NEXT_AGAIN);
+
+  switch (next) {
+    case NEXT_EVENT:
+      if (!push_event_locked (self, item))
+        goto out_flushing;      /* EOS */
+      UNLOCK (self);
+      return;
+    case NEXT_PUSH:
+      ret = push_packets_locked (self, item, &push);
+      if (self->srcresult != GST_FLOW_OK)
+        goto out_flushing;
+      self->srcresult = ret;
+      if (ret != GST_FLOW_OK)
+        goto out_flushing;
+      break;
+    case NEXT_DROPPED:
+      /* tell the application and upstream now */
+      break;
+    default:
+      goto out_flushing;
+  }
   UNLOCK (self);
   post_pending_messages (self);
   return;
