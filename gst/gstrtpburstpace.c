@@ -220,6 +220,9 @@ struct _GstRtpBurstPace
   GCond cond;                   /* queue, state or flow changed */
 
   GstFlowReturn srcresult;
+  gboolean eos;                 /* upstream sent EOS: it sees no more flow */
+  gboolean flow_unreported;     /* srcresult is a fatal flow that neither
+                                 * upstream nor the element has posted */
   gboolean playing;
   GstRtpBurstWait wait;         /* the task's clock wait */
   gboolean task_waiting;        /* the task waits on cond for the chain */
@@ -959,6 +962,24 @@ max_queued_frames_locked (GstRtpBurstPace * self)
   return MAX_QUEUED_FRAMES + (guint) MIN (waiting, MAX_LATENCY_FRAMES);
 }
 
+/* A downstream flow that ends the stream with an error: posted once, by
+ * upstream or by the element (see the end of gst_rtp_burst_pace_loop). */
+static gboolean
+flow_is_fatal (GstFlowReturn ret)
+{
+  return ret == GST_FLOW_NOT_LINKED || ret < GST_FLOW_EOS;
+}
+
+/* The chain refuses a packet with the stored flow, which upstream acts on:
+ * GstBaseSrc and the like post a fatal flow as an error themselves. */
+static GstFlowReturn
+refuse_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer)
+{
+  gst_buffer_unref (buffer);
+  self->flow_unreported = FALSE;
+  return self->srcresult;
+}
+
 /* Runs with the lock held; may release it while blocking on a full queue.
  * @now: (inout): running time of the packet's arrival, one reading per
  *   buffer list, read again after blocking */
@@ -973,10 +994,8 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
   guint payload_len;
   Item *frame;
 
-  if (self->srcresult != GST_FLOW_OK) {
-    gst_buffer_unref (buffer);
-    return self->srcresult;
-  }
+  if (self->srcresult != GST_FLOW_OK)
+    return refuse_packet_locked (self, buffer);
 
   if (!gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp)) {
     gint64 now = g_get_monotonic_time ();
@@ -1011,10 +1030,8 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
       /* the packet arrives now, not when the chain began to wait */
       *now = running_time_now (self);
     }
-    if (self->srcresult != GST_FLOW_OK) {
-      gst_buffer_unref (buffer);
-      return self->srcresult;
-    }
+    if (self->srcresult != GST_FLOW_OK)
+      return refuse_packet_locked (self, buffer);
     frame = g_slice_new0 (Item);
     frame->rtptime = rtptime;
     frame->pts = GST_BUFFER_PTS (buffer);
@@ -1181,6 +1198,7 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
       flush_items_locked (self);
       gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
       self->srcresult = GST_FLOW_OK;
+      self->eos = FALSE;
       UNLOCK (self);
       ret = gst_pad_push_event (self->srcpad, event);
       if (GST_PAD_MODE (self->srcpad) == GST_PAD_MODE_PUSH)
@@ -1204,8 +1222,16 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
   }
   if (self->srcresult != GST_FLOW_OK) {
     GstFlowReturn result = self->srcresult;
+    /* upstream ends the stream without having seen the task's fatal flow
+     * (it would have posted it): post it now, as queue does at EOS */
+    gboolean post = GST_EVENT_TYPE (event) == GST_EVENT_EOS &&
+        self->flow_unreported && flow_is_fatal (result);
 
+    if (post)
+      self->flow_unreported = FALSE;
     UNLOCK (self);
+    if (post)
+      GST_ELEMENT_FLOW_ERROR (self, result);
     /* like queue: keep sticky events for when the pad is relinked */
     if (result == GST_FLOW_NOT_LINKED && GST_EVENT_IS_STICKY (event)) {
       gst_pad_store_sticky_event (self->srcpad, event);
@@ -1220,6 +1246,13 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
 
   /* a serialized event completes the open frame */
   close_open_frame_locked (self);
+
+  /* after EOS upstream sees no flow returns, until a new stream */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+    self->eos = TRUE;
+  else if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START ||
+      GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
+    self->eos = FALSE;
 
   if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
     GstCaps *caps;
@@ -1907,12 +1940,18 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
 out_flushing:
   {
     GstFlowReturn result = self->srcresult;
+    /* One error per failure, as in queue: upstream posts a fatal flow when
+     * the chain returns it; once upstream has sent EOS it pushes no more,
+     * so the task posts it (and pushes EOS).  A failure before an EOS that
+     * comes without a push in between is posted at that EOS. */
+    gboolean post = flow_is_fatal (result) && self->eos;
 
+    self->flow_unreported = flow_is_fatal (result) && !self->eos;
     GST_DEBUG_OBJECT (self, "pausing task: %s", gst_flow_get_name (result));
     gst_pad_pause_task (self->srcpad);
     BROADCAST (self);
     UNLOCK (self);
-    if (result == GST_FLOW_NOT_LINKED || result < GST_FLOW_EOS) {
+    if (post) {
       GST_ELEMENT_FLOW_ERROR (self, result);
       gst_pad_push_event (self->srcpad, gst_event_new_eos ());
     }
@@ -1978,6 +2017,7 @@ gst_rtp_burst_pace_src_activate_mode (GstPad * pad, GstObject * parent,
   if (active) {
     LOCK (self);
     self->srcresult = GST_FLOW_OK;
+    self->eos = FALSE;
     UNLOCK (self);
     return start_task (self);
   }
