@@ -109,6 +109,7 @@
 #include "gstrtpburstthread.h"
 #include "gstrtpburstwait.h"
 #include "rtpburstmargin.h"
+#include "rtpburstgroup.h"
 #include "rtpburstmeter.h"
 #include "rtpburstschedule.h"
 #include "rtpburstsinkhold.h"
@@ -168,6 +169,7 @@ enum
   PROP_TIMER_SLACK,
   PROP_REALTIME_PRIORITY,
   PROP_AUTO_MARGIN,
+  PROP_GROUP,
   PROP_PAY_FIRST,               /* GST_RTP_BURST_PAY_N_PROPS of them */
   PROP_STATS = PROP_PAY_FIRST + GST_RTP_BURST_PAY_N_PROPS,
 };
@@ -280,6 +282,9 @@ struct _GstRtpBurstPace
   /* how much of the period to keep free after the slots */
   RtpBurstMargin margin;
   guint64 num_margin_frames;
+  /* the streams it shares a timeline with (property group) */
+  gchar *group_name;
+  RtpBurstGroupMember group;
 
   /* messages to post once the lock is released */
   gboolean post_invalid_warning;
@@ -689,6 +694,27 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
 
+  /**
+   * GstRtpBurstPace:group:
+   *
+   * Streams that leave on one link: the elements of one process with the
+   * same group name share a timeline (gst/rtpburstgroup.h).  Each frame's
+   * slots keep equation (2) (the same Δt, the same end) but the whole grid
+   * moves by less than Δt to lie between the slots the other members have
+   * booked, so streams whose frames are made at the same instants do not
+   * send their packets at the same times: two streams of one rate leave
+   * half a slot apart, as one stream of the total rate would.  One element
+   * per stream, each with its own thread, as gst-rtsp-server (pay0, pay1,
+   * ...) and rtpbin use them.  Taken when the element goes from READY to
+   * PAUSED; NULL or "" (the default): no group.
+   */
+  g_object_class_install_property (gobject_class, PROP_GROUP,
+      g_param_spec_string ("group", "Group",
+          "Elements with the same group name place their slots between "
+          "each other's (streams sharing a link); NULL = none",
+          NULL, G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
+
   gst_rtp_burst_pay_compat_install (gobject_class, PROP_PAY_FIRST);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
@@ -759,6 +785,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->timer_slack = DEFAULT_TIMER_SLACK;
   self->realtime_priority = DEFAULT_REALTIME_PRIORITY;
   self->auto_margin = DEFAULT_AUTO_MARGIN;
+  rtp_burst_group_member_init (&self->group);
   gst_rtp_burst_thread_init (&self->thread);
   rtp_burst_rate_meter_init (&self->rate_meter);
   rtp_burst_wakeup_tracker_init (&self->wakeups);
@@ -796,6 +823,8 @@ gst_rtp_burst_pace_finalize (GObject * object)
   UNLOCK (self);
   g_queue_clear_full (&self->items, (GDestroyNotify) item_free);
   gst_clear_caps (&self->last_caps);
+  rtp_burst_group_member_leave (&self->group);
+  g_free (self->group_name);
   gst_rtp_burst_wait_clear (&self->wait);
   if (self->drop_message)
     gst_structure_free (self->drop_message);
@@ -843,6 +872,7 @@ flush_items_locked (GstRtpBurstPace * self)
   self->n_closed = 0;
   self->n_queued_packets = 0;
   self->prev_end = RTP_BURST_TIME_NONE;
+  rtp_burst_group_member_forget (&self->group);
   BROADCAST (self);
 }
 
@@ -1607,6 +1637,7 @@ start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
   }
   rtp_burst_plan_init (&frame->plan, start.start, start.span, frame->period,
       frame->n_packets, frame->n_slots, frame->burst_size, frame->slot_jitter);
+  rtp_burst_group_member_place (&self->group, &frame->plan);
   self->last_slot_duration = rtp_burst_plan_slot_duration (&frame->plan);
   self->last_burst_size = frame->plan.burst_size;
   return TRUE;
@@ -2060,6 +2091,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       gst_rtp_burst_pay_info_reset (&self->pay_info);
       rtp_burst_meter_init (&self->meter);
       rtp_burst_margin_init (&self->margin);
+      rtp_burst_group_member_join (&self->group, self->group_name);
       rtp_burst_wakeup_tracker_init (&self->wakeups);
       rtp_burst_rate_meter_init (&self->rate_meter);
       self->playing = FALSE;
@@ -2100,6 +2132,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       self->period = 0;
       self->max_payload = 0;
       self->upstream_latency = 0;
+      rtp_burst_group_member_leave (&self->group);
       UNLOCK (self);
       break;
     default:
@@ -2159,6 +2192,11 @@ create_stats_locked (GstRtpBurstPace * self)
   SET_U64 (HELD_SLOTS, self->sink_hold.n_held);
   SET_U64 (MARGIN, self->auto_margin ? self->margin.margin : 0);
   SET_U64 (MARGIN_FRAMES, self->num_margin_frames);
+  SET_UINT (GROUP_MEMBERS, rtp_burst_group_member_n_members (&self->group));
+  SET_U64 (GROUP_FRAMES, self->group.frames);
+  SET_U64 (GROUP_SHARED_SLOTS, self->group.shared_slots);
+  SET_U64 (GROUP_PHASE, self->group.last_phase);
+  SET_U64 (GROUP_GAP, self->group.last_gap);
   rtp_burst_meter_report (&self->meter, &meter);
   SET_U64 (PEAK_RATE_1MS, meter.peak_rate_1ms);
   SET_U64 (PEAK_RATE_10MS, meter.peak_rate_10ms);
@@ -2241,6 +2279,10 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
     case PROP_AUTO_MARGIN:
       self->auto_margin = g_value_get_boolean (value);
       break;
+    case PROP_GROUP:
+      g_free (self->group_name);
+      self->group_name = g_value_dup_string (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -2320,6 +2362,9 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
       break;
     case PROP_AUTO_MARGIN:
       g_value_set_boolean (value, self->auto_margin);
+      break;
+    case PROP_GROUP:
+      g_value_set_string (value, self->group_name);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, create_stats_locked (self));

@@ -110,6 +110,21 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
         "period, ns"},
   [GST_RTP_BURST_STAT_MARGIN_FRAMES] = {"margin-frames", G_TYPE_UINT64,
       "frames whose span the margin made shorter than duty x ΔT"},
+  [GST_RTP_BURST_STAT_GROUP_MEMBERS] = {"group-members", G_TYPE_UINT,
+      "elements in its group (property group), itself included; 0 = not in "
+        "a group"},
+  [GST_RTP_BURST_STAT_GROUP_FRAMES] = {"group-frames", G_TYPE_UINT64,
+      "frames whose slots were placed on the group's timeline"},
+  [GST_RTP_BURST_STAT_GROUP_SHARED_SLOTS] = {"group-shared-slots",
+        G_TYPE_UINT64,
+      "slots placed less than 1 µs from another member's: the group's "
+        "timeline had no room between them"},
+  [GST_RTP_BURST_STAT_GROUP_PHASE] = {"group-phase", G_TYPE_UINT64,
+      "how much later than its own grid the last frame's slots were "
+        "placed (< Δt), ns"},
+  [GST_RTP_BURST_STAT_GROUP_GAP] = {"group-gap", G_TYPE_UINT64,
+      "the smallest distance from the last frame's slots to another "
+        "member's, ns; 18446744073709551615 = none within Δt"},
   [GST_RTP_BURST_STAT_SINK_LATENCY] = {"sink-latency", G_TYPE_UINT64,
       "the latency a synchronising element in the element's thread adds "
         "(a sink, webrtcbin's clocksync), taken out of the DTS of paced "

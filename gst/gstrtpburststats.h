@@ -72,6 +72,12 @@ typedef enum
   /* the automatic margin */
   GST_RTP_BURST_STAT_MARGIN,
   GST_RTP_BURST_STAT_MARGIN_FRAMES,
+  /* streams sharing a timeline (rtpburstgroup.h) */
+  GST_RTP_BURST_STAT_GROUP_MEMBERS,
+  GST_RTP_BURST_STAT_GROUP_FRAMES,
+  GST_RTP_BURST_STAT_GROUP_SHARED_SLOTS,
+  GST_RTP_BURST_STAT_GROUP_PHASE,
+  GST_RTP_BURST_STAT_GROUP_GAP,
   /* a synchronising element downstream */
   GST_RTP_BURST_STAT_SINK_LATENCY,
   GST_RTP_BURST_STAT_HELD_SLOTS,

@@ -388,7 +388,8 @@ scale_floor (guint64 x, guint j, guint k)
  * @n_packets: (out): how many packets it releases (at most b)
  *
  * Slot j releases packets j*b ... j*b+b-1.  Without jitter slot j starts at
- * start + floor (span * j / k), so the offsets are exact and never drift.
+ * start + phase + floor (span * j / k), so the offsets are exact and never
+ * drift (the phase is 0 unless a group placed the frame, rtpburstgroup.h).
  * With jitter r, slot j-1 lasts Δt * (1 + U(-r, r)) (equation (3)), and the
  * offsets are capped at floor (ΔT * j / k), the slot grid of duty 1, so the
  * frame's last slot always ends within ΔT of its first.
@@ -416,14 +417,30 @@ rtp_burst_plan_next (RtpBurstPlan * plan, GRand * rand, guint64 * slot_time,
 
     plan->offset = MIN (offset, limit);
   } else {
-    plan->offset = scale_floor (plan->span, j, plan->n_slots);
+    plan->offset = rtp_burst_plan_slot_offset (plan, j);
   }
 
-  *slot_time = rtp_burst_time_add (plan->start, plan->offset);
+  *slot_time = rtp_burst_time_add (rtp_burst_time_add (plan->start,
+          plan->phase), plan->offset);
   *n_packets = (guint) MIN ((guint64) plan->burst_size,
       (guint64) plan->n_packets - first);
   plan->next_slot++;
   return TRUE;
+}
+
+/* The nominal offset of slot j from start + phase: floor (span * j / k). */
+guint64
+rtp_burst_plan_slot_offset (const RtpBurstPlan * plan, guint j)
+{
+  return scale_floor (plan->span, j, plan->n_slots);
+}
+
+/* How many slots release packets: ceil (n / b), at most k. */
+guint
+rtp_burst_plan_used_slots (const RtpBurstPlan * plan)
+{
+  return (guint) (((guint64) plan->n_packets + plan->burst_size - 1) /
+      plan->burst_size);
 }
 
 /* When the plan's slots end: what the next frame may not start before. */

@@ -127,6 +127,8 @@ typedef struct {
   guint n_slots;          /* k */
   gdouble slot_jitter;    /* r of equation (3), 0 = off */
 
+  guint64 phase;          /* all slots this much later (< Δt, rtpburstgroup.h) */
+
   /* progress */
   guint next_slot;
   guint64 offset;         /* offset of the last slot returned */
@@ -152,6 +154,8 @@ gboolean rtp_burst_plan_next  (RtpBurstPlan * plan, GRand * rand,
                                guint64 * slot_time, guint * n_packets);
 
 guint64  rtp_burst_plan_slot_duration (const RtpBurstPlan * plan);
+guint    rtp_burst_plan_used_slots    (const RtpBurstPlan * plan);
+guint64  rtp_burst_plan_slot_offset   (const RtpBurstPlan * plan, guint j);
 guint64  rtp_burst_plan_end   (const RtpBurstPlan * plan);
 
 guint64  rtp_burst_latency    (guint64 period, gdouble duty, gdouble slot_jitter);

@@ -1,0 +1,128 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/*
+ * Several streams on one link: one timeline for the slots of all of them.
+ *
+ * Streams whose frames are made at the same instants (cameras on one clock,
+ * simulcast layers, video and the FEC of another stream) each start a
+ * frame's slot 0 when the frame is due and place slot j Δt later.  Paced on
+ * their own, their slots coincide, and the bottleneck gets bursts of as
+ * many packets as there are streams.
+ *
+ * The members of a group book the times of their slots on a shared
+ * timeline.  A member placing a frame moves the frame's whole slot grid by
+ * a phase 0 <= φ < Δt, chosen among RTP_BURST_GROUP_PHASES candidates
+ * m Δt / RTP_BURST_GROUP_PHASES so that the smallest distance from one of
+ * its slots to a slot another member booked is as large as it can be, up
+ * to Δt / 2 (as far apart as two streams of one rate can be: a frame is
+ * not moved later for more); the earliest phase of the best.  Equation (2) stays per stream: the same Δt,
+ * the same slot count, and the last slot still before start + span, so the
+ * frame's end, the latency and catch-up do not change.  Two streams of one
+ * rate end up half a slot apart, four a quarter: the aggregate leaves as
+ * evenly as one stream of the total rate would.  Slots of two members come
+ * at the same time only when every candidate phase meets another member's
+ * slot: the schedule is full (more than RTP_BURST_GROUP_PHASES streams of
+ * one rate, or denser ones).
+ *
+ * For a frame of many slots the distance is measured on at most
+ * RTP_BURST_GROUP_SAMPLES of them, spread evenly; all are booked.  A member
+ * keeps its bookings for RTP_BURST_GROUP_HISTORY before its newest frame.
+ *
+ * RtpBurstTimeline is the pure part: no locks, deterministic for a given
+ * order of calls, unit-tested with exact times.  RtpBurstGroup is a
+ * timeline with a mutex and a name, shared by the element instances that
+ * name it in one process (rtpburstpace's `group` property): each stream
+ * keeps its own element and thread, as a gst-rtsp-server media (one
+ * payloader element per stream) and rtpbin (one pad pair per session)
+ * need.  GLib only; times in ns.
+ */
+
+#ifndef __RTP_BURST_GROUP_H__
+#define __RTP_BURST_GROUP_H__
+
+#include <glib.h>
+
+#include "rtpburstschedule.h"
+
+G_BEGIN_DECLS
+
+#define RTP_BURST_GROUP_PHASES  32
+#define RTP_BURST_GROUP_SAMPLES 256
+#define RTP_BURST_GROUP_HISTORY (G_GUINT64_CONSTANT (500000000))  /* 0.5 s */
+/* Slots of two members closer than this leave together on any link (a
+ * 1200-byte packet lasts ~1 µs at 10 Gbit/s): they count as shared. */
+#define RTP_BURST_GROUP_TOUCH   (G_GUINT64_CONSTANT (1000))       /* 1 µs */
+
+typedef struct _RtpBurstTimeline RtpBurstTimeline;
+
+typedef struct
+{
+  guint64 phase;       /* the frame's slots are this much later */
+  guint64 gap;         /* smallest distance from one of them to another
+                        * member's slot; RTP_BURST_TIME_NONE: none within Δt */
+  guint shared;        /* its slots closer than RTP_BURST_GROUP_TOUCH to
+                        * another member's */
+} RtpBurstPlacement;
+
+RtpBurstTimeline *rtp_burst_timeline_new   (void);
+void     rtp_burst_timeline_free           (RtpBurstTimeline * tl);
+guint    rtp_burst_timeline_add_member     (RtpBurstTimeline * tl);
+void     rtp_burst_timeline_remove_member  (RtpBurstTimeline * tl, guint member);
+void     rtp_burst_timeline_forget         (RtpBurstTimeline * tl, guint member);
+guint    rtp_burst_timeline_n_members      (const RtpBurstTimeline * tl);
+void     rtp_burst_timeline_place          (RtpBurstTimeline * tl, guint member,
+                                            RtpBurstPlan * plan,
+                                            RtpBurstPlacement * out);
+
+/* --- Named groups shared by element instances ---------------------------- */
+
+typedef struct _RtpBurstGroup RtpBurstGroup;
+
+RtpBurstGroup *rtp_burst_group_join   (const gchar * name, guint * member);
+void     rtp_burst_group_leave        (RtpBurstGroup * group, guint member);
+void     rtp_burst_group_forget       (RtpBurstGroup * group, guint member);
+guint    rtp_burst_group_n_members    (RtpBurstGroup * group);
+void     rtp_burst_group_place        (RtpBurstGroup * group, guint member,
+                                       RtpBurstPlan * plan,
+                                       RtpBurstPlacement * out);
+
+/* --- One element's membership -------------------------------------------- */
+
+typedef struct
+{
+  RtpBurstGroup *group;         /* NULL: not in a group, frames not moved */
+  guint id;
+  guint64 frames;               /* frames placed */
+  guint64 shared_slots;         /* RtpBurstPlacement.shared, summed */
+  guint64 last_phase, last_gap; /* of the last frame placed */
+} RtpBurstGroupMember;
+
+void     rtp_burst_group_member_init   (RtpBurstGroupMember * m);
+void     rtp_burst_group_member_join   (RtpBurstGroupMember * m,
+                                        const gchar * name);
+void     rtp_burst_group_member_leave  (RtpBurstGroupMember * m);
+void     rtp_burst_group_member_forget (RtpBurstGroupMember * m);
+void     rtp_burst_group_member_place  (RtpBurstGroupMember * m,
+                                        RtpBurstPlan * plan);
+guint    rtp_burst_group_member_n_members (const RtpBurstGroupMember * m);
+
+G_END_DECLS
+
+#endif /* __RTP_BURST_GROUP_H__ */

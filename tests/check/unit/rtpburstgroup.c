@@ -1,0 +1,365 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* Unit tests of rtpburstgroup.c: streams sharing one timeline, exact
+ * times. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+
+#include "rtpburstgroup.h"
+
+#define US (G_GUINT64_CONSTANT (1000))
+#define MS (G_GUINT64_CONSTANT (1000000))
+#define PERIOD (40 * MS)
+#define SPAN (36 * MS)
+
+/* A frame of n packets, one per slot, k = n slots over SPAN from start. */
+static void
+frame_plan (RtpBurstPlan * plan, guint64 start, guint n)
+{
+  rtp_burst_plan_init (plan, start, SPAN, PERIOD, n, n, 1, 0.0);
+}
+
+/* Places the frame for @member and returns its slot times (from the plan,
+ * as the element gets them) in @times. */
+static void
+place (RtpBurstTimeline * tl, guint member, guint64 start, guint n,
+    RtpBurstPlacement * out, GArray * times)
+{
+  RtpBurstPlan plan;
+  guint64 t;
+  guint packets;
+
+  frame_plan (&plan, start, n);
+  rtp_burst_timeline_place (tl, member, &plan, out);
+  fail_unless_equals_uint64 (plan.phase, out->phase);
+  while (rtp_burst_plan_next (&plan, NULL, &t, &packets)) {
+    fail_unless_equals_int (packets, 1);
+    g_array_append_val (times, t);
+  }
+  /* the frame still ends within its span */
+  fail_unless (t < start + SPAN);
+}
+
+static gint
+compare_u64 (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* The smallest distance between two of the times. */
+static guint64
+min_spacing (GArray * times)
+{
+  guint64 d = G_MAXUINT64;
+  guint i;
+
+  g_array_sort (times, compare_u64);
+  for (i = 1; i < times->len; i++)
+    d = MIN (d, g_array_index (times, guint64, i) -
+        g_array_index (times, guint64, i - 1));
+  return d;
+}
+
+GST_START_TEST (test_group_alone)
+{
+  RtpBurstTimeline *tl = rtp_burst_timeline_new ();
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (guint64));
+  RtpBurstPlacement out;
+  guint a = rtp_burst_timeline_add_member (tl), i;
+
+  /* a member alone keeps the grid of equation (2), frame after frame */
+  for (i = 0; i < 3; i++) {
+    g_array_set_size (times, 0);
+    place (tl, a, i * PERIOD, 10, &out, times);
+    fail_unless_equals_uint64 (out.phase, 0);
+    fail_unless_equals_uint64 (out.gap, RTP_BURST_TIME_NONE);
+    fail_unless_equals_int (out.shared, 0);
+    fail_unless_equals_uint64 (g_array_index (times, guint64, 0), i * PERIOD);
+    fail_unless_equals_uint64 (g_array_index (times, guint64, 9),
+        i * PERIOD + 9 * 3600 * US);
+  }
+  g_array_unref (times);
+  rtp_burst_timeline_free (tl);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_group_two_streams)
+{
+  RtpBurstTimeline *tl = rtp_burst_timeline_new ();
+  GArray *all = g_array_new (FALSE, FALSE, sizeof (guint64));
+  GArray *b_times = g_array_new (FALSE, FALSE, sizeof (guint64));
+  RtpBurstPlacement out;
+  guint a = rtp_burst_timeline_add_member (tl);
+  guint b = rtp_burst_timeline_add_member (tl);
+  guint i, j;
+
+  fail_unless_equals_int (rtp_burst_timeline_n_members (tl), 2);
+  for (i = 0; i < 3; i++) {
+    /* same frame instants, same size: Δt = 3.6 ms */
+    place (tl, a, i * PERIOD, 10, &out, all);
+    fail_unless_equals_uint64 (out.phase, 0);
+    g_array_set_size (b_times, 0);
+    place (tl, b, i * PERIOD, 10, &out, b_times);
+    /* half a slot later, 1.8 ms from a's slots on either side */
+    fail_unless_equals_uint64 (out.phase, 1800 * US);
+    fail_unless_equals_uint64 (out.gap, 1800 * US);
+    fail_unless_equals_int (out.shared, 0);
+    for (j = 0; j < 10; j++)
+      fail_unless_equals_uint64 (g_array_index (b_times, guint64, j),
+          i * PERIOD + 1800 * US + j * 3600 * US);
+    g_array_append_vals (all, b_times->data, b_times->len);
+  }
+  /* together: as evenly as one stream of 20 packets a frame */
+  fail_unless_equals_uint64 (min_spacing (all), 1800 * US);
+  g_array_unref (all);
+  g_array_unref (b_times);
+  rtp_burst_timeline_free (tl);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_group_four_streams)
+{
+  RtpBurstTimeline *tl = rtp_burst_timeline_new ();
+  GArray *all = g_array_new (FALSE, FALSE, sizeof (guint64));
+  RtpBurstPlacement out;
+  const guint64 phases[4] = { 0, 1800 * US, 900 * US, 2700 * US };
+  guint m[4], k;
+
+  for (k = 0; k < 4; k++)
+    m[k] = rtp_burst_timeline_add_member (tl);
+  for (k = 0; k < 4; k++) {
+    place (tl, m[k], 0, 10, &out, all);
+    fail_unless_equals_uint64 (out.phase, phases[k]);
+    fail_unless_equals_int (out.shared, 0);
+  }
+  /* a quarter slot apart: one stream of 40 packets */
+  fail_unless_equals_uint64 (out.gap, 900 * US);
+  fail_unless_equals_uint64 (min_spacing (all), 900 * US);
+  g_array_unref (all);
+  rtp_burst_timeline_free (tl);
+}
+
+GST_END_TEST;
+
+/* More members of one rate than candidate phases: the last one has no
+ * room, and its slots are counted as shared. */
+GST_START_TEST (test_group_full)
+{
+  RtpBurstTimeline *tl = rtp_burst_timeline_new ();
+  GArray *all = g_array_new (FALSE, FALSE, sizeof (guint64));
+  RtpBurstPlacement out;
+  guint k;
+
+  for (k = 0; k < RTP_BURST_GROUP_PHASES; k++) {
+    place (tl, rtp_burst_timeline_add_member (tl), 0, 10, &out, all);
+    fail_unless_equals_int (out.shared, 0);
+  }
+  fail_unless_equals_uint64 (min_spacing (all), 3600 * US /
+      RTP_BURST_GROUP_PHASES);
+  place (tl, rtp_burst_timeline_add_member (tl), 0, 10, &out, all);
+  fail_unless_equals_uint64 (out.gap, 0);
+  fail_unless_equals_int (out.shared, 10);
+  g_array_unref (all);
+  rtp_burst_timeline_free (tl);
+}
+
+GST_END_TEST;
+
+/* Streams of different rates: Δt 3.6 ms and 2.4 ms.  Unmoved, every third
+ * slot of the second would meet one of the first's; 0.6 ms later all are
+ * at least 0.6 ms away (mod 3.6 ms they sit at 0.6, 1.8 and 3.0 ms). */
+GST_START_TEST (test_group_different_rates)
+{
+  RtpBurstTimeline *tl = rtp_burst_timeline_new ();
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (guint64));
+  RtpBurstPlacement out;
+  guint a = rtp_burst_timeline_add_member (tl);
+  guint b = rtp_burst_timeline_add_member (tl);
+
+  place (tl, a, 0, 10, &out, times);
+  place (tl, b, 0, 15, &out, times);
+  fail_unless_equals_uint64 (out.phase, 600 * US);
+  fail_unless_equals_uint64 (out.gap, 600 * US);
+  fail_unless_equals_int (out.shared, 0);
+  fail_unless_equals_uint64 (min_spacing (times), 600 * US);
+  g_array_unref (times);
+  rtp_burst_timeline_free (tl);
+}
+
+GST_END_TEST;
+
+/* Frames of more slots than are sampled: all slots are still apart. */
+GST_START_TEST (test_group_large_frames)
+{
+  RtpBurstTimeline *tl = rtp_burst_timeline_new ();
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (guint64));
+  RtpBurstPlacement out;
+  guint a = rtp_burst_timeline_add_member (tl);
+  guint b = rtp_burst_timeline_add_member (tl);
+
+  place (tl, a, 0, 1000, &out, times);
+  place (tl, b, 0, 1000, &out, times);
+  fail_unless_equals_uint64 (out.phase, 18 * US);
+  fail_unless_equals_int (out.shared, 0);
+  fail_unless_equals_uint64 (min_spacing (times), 18 * US);
+  g_array_unref (times);
+  rtp_burst_timeline_free (tl);
+}
+
+GST_END_TEST;
+
+/* Only bookings near the frame count: another member's frame that ended
+ * long before, or that it forgot (a flush), or left with, does not move
+ * it. */
+GST_START_TEST (test_group_forget_and_leave)
+{
+  RtpBurstTimeline *tl = rtp_burst_timeline_new ();
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (guint64));
+  RtpBurstPlacement out;
+  guint a = rtp_burst_timeline_add_member (tl);
+  guint b = rtp_burst_timeline_add_member (tl);
+
+  place (tl, a, 0, 10, &out, times);
+  place (tl, b, PERIOD, 10, &out, times);
+  fail_unless_equals_uint64 (out.phase, 0);
+  fail_unless_equals_uint64 (out.gap, RTP_BURST_TIME_NONE);
+
+  place (tl, a, 2 * PERIOD, 10, &out, times);
+  rtp_burst_timeline_forget (tl, a);
+  place (tl, b, 2 * PERIOD, 10, &out, times);
+  fail_unless_equals_uint64 (out.phase, 0);
+
+  place (tl, a, 3 * PERIOD, 10, &out, times);
+  rtp_burst_timeline_remove_member (tl, a);
+  fail_unless_equals_int (rtp_burst_timeline_n_members (tl), 1);
+  place (tl, b, 3 * PERIOD, 10, &out, times);
+  fail_unless_equals_uint64 (out.phase, 0);
+  /* an unknown member: not moved, nothing booked */
+  place (tl, a, 3 * PERIOD, 10, &out, times);
+  fail_unless_equals_uint64 (out.phase, 0);
+  g_array_unref (times);
+  rtp_burst_timeline_free (tl);
+}
+
+GST_END_TEST;
+
+/* A stream that goes back in time (a new segment) drops its bookings from
+ * then on; its old frame's slots no longer push the other stream away. */
+GST_START_TEST (test_group_back_in_time)
+{
+  RtpBurstTimeline *tl = rtp_burst_timeline_new ();
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (guint64));
+  RtpBurstPlacement out;
+  guint a = rtp_burst_timeline_add_member (tl);
+  guint b = rtp_burst_timeline_add_member (tl);
+
+  place (tl, a, 10 * PERIOD, 10, &out, times);
+  /* a's new frame 2 ms before its old one's slots */
+  place (tl, a, 10 * PERIOD - 2 * MS, 1, &out, times);
+  /* b at the old frame's time meets only a's new single slot (its
+   * only slot, at 10 ΔT - 2 ms) */
+  place (tl, b, 10 * PERIOD, 10, &out, times);
+  fail_unless_equals_uint64 (out.phase, 0);
+  fail_unless_equals_uint64 (out.gap, 2 * MS);
+  g_array_unref (times);
+  rtp_burst_timeline_free (tl);
+}
+
+GST_END_TEST;
+
+/* Elements find each other by name. */
+GST_START_TEST (test_group_named)
+{
+  RtpBurstGroupMember m1, m2, m3;
+  RtpBurstPlan plan;
+
+  rtp_burst_group_member_init (&m1);
+  rtp_burst_group_member_init (&m2);
+  rtp_burst_group_member_init (&m3);
+  fail_unless_equals_int (rtp_burst_group_member_n_members (&m1), 0);
+  rtp_burst_group_member_join (&m1, "cameras");
+  rtp_burst_group_member_join (&m2, "cameras");
+  rtp_burst_group_member_join (&m3, "audio");
+  fail_unless (m1.group == m2.group);
+  fail_unless (m1.group != m3.group);
+  fail_unless_equals_int (rtp_burst_group_member_n_members (&m1), 2);
+  fail_unless_equals_int (rtp_burst_group_member_n_members (&m3), 1);
+
+  frame_plan (&plan, 0, 10);
+  rtp_burst_group_member_place (&m1, &plan);
+  frame_plan (&plan, 0, 10);
+  rtp_burst_group_member_place (&m2, &plan);
+  fail_unless_equals_uint64 (plan.phase, 1800 * US);
+  fail_unless_equals_uint64 (m2.last_phase, 1800 * US);
+  fail_unless_equals_uint64 (m2.frames, 1);
+  frame_plan (&plan, 0, 10);
+  rtp_burst_group_member_place (&m3, &plan);
+  fail_unless_equals_uint64 (plan.phase, 0);
+
+  /* join again: leaves the old group first, counters reset */
+  rtp_burst_group_member_join (&m2, "audio");
+  fail_unless_equals_uint64 (m2.frames, 0);
+  fail_unless_equals_int (rtp_burst_group_member_n_members (&m1), 1);
+  fail_unless_equals_int (rtp_burst_group_member_n_members (&m3), 2);
+  rtp_burst_group_member_join (&m2, NULL);
+  fail_unless (m2.group == NULL);
+  frame_plan (&plan, 0, 10);
+  rtp_burst_group_member_place (&m2, &plan);
+  fail_unless_equals_uint64 (plan.phase, 0);
+
+  rtp_burst_group_member_leave (&m1);
+  rtp_burst_group_member_leave (&m3);
+  rtp_burst_group_member_leave (&m3);
+  /* all gone: a new "cameras" is a new, empty group */
+  rtp_burst_group_member_join (&m1, "cameras");
+  fail_unless_equals_int (rtp_burst_group_member_n_members (&m1), 1);
+  rtp_burst_group_member_leave (&m1);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpburstgroup_suite (void)
+{
+  Suite *s = suite_create ("rtpburstgroup");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_group_alone);
+  tcase_add_test (tc, test_group_two_streams);
+  tcase_add_test (tc, test_group_four_streams);
+  tcase_add_test (tc, test_group_full);
+  tcase_add_test (tc, test_group_different_rates);
+  tcase_add_test (tc, test_group_large_frames);
+  tcase_add_test (tc, test_group_forget_and_leave);
+  tcase_add_test (tc, test_group_back_in_time);
+  tcase_add_test (tc, test_group_named);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpburstgroup);
