@@ -227,6 +227,42 @@ SCHEDULE_CRASHES = {
 }
 
 
+# --- fuzz_group ------------------------------------------------------------
+
+(G_ADD, G_REMOVE, G_FORGET, G_PLACE, G_JOIN, G_LEAVE, G_PLACE_NAMED) = range(7)
+
+
+def g_frame(start_ms, n, span_ms=36, period_ms=40, b=1, jitter=0):
+    """Operands of a place: start, n, k = n, b, jitter, span, period."""
+    return (t_ms(start_ms) + u16(n) + u16(n) + u8(b - 1) + u8(jitter) +
+            u8(1) + t_ms(span_ms) + u8(0) + t_ms(period_ms))
+
+
+def g_place(member_sel, *frame, **kw):
+    return u8(G_PLACE) + u8(member_sel) + g_frame(*frame, **kw)
+
+
+GROUP_SEEDS = {
+    # two members, three frames at the same instants
+    'two-streams': u32(1) + u8(G_ADD) + u8(0) + u8(G_ADD) + u8(0) +
+    b''.join(g_place(0, 40 * i, 10) + g_place(1, 40 * i, 10)
+             for i in range(3)),
+    # four members of other sizes, one with jitter
+    'four-streams': u32(2) + (u8(G_ADD) + u8(0)) * 4 +
+    g_place(0, 0, 10) + g_place(1, 0, 15) + g_place(2, 0, 30, jitter=1) +
+    g_place(3, 0, 300, b=2),
+    # a flush, a removal, a frame back in time
+    'forget-remove': u32(3) + (u8(G_ADD) + u8(0)) * 2 + g_place(0, 400, 10) +
+    u8(G_FORGET) + u8(0) + g_place(1, 400, 10) + u8(G_REMOVE) + u8(0) +
+    g_place(0, 390, 1) + g_place(0, 400, 10),
+    # named groups: two members of "a", one of "b", leaving
+    'named': u32(4) + u8(G_JOIN) + u8(0) + u8(0) + u8(G_JOIN) + u8(1) + u8(0) +
+    u8(G_JOIN) + u8(2) + u8(1) +
+    b''.join(u8(G_PLACE_NAMED) + u8(m) + g_frame(0, 10) for m in range(3)) +
+    u8(G_LEAVE) + u8(0) + u8(G_PLACE_NAMED) + u8(1) + g_frame(40, 10),
+}
+
+
 def write(directory, files):
     os.makedirs(directory, exist_ok=True)
     for name, data in sorted(files.items()):
@@ -237,9 +273,10 @@ def write(directory, files):
 def main():
     write(os.path.join(HERE, 'corpus', 'fuzz_element'), ELEMENT_SEEDS)
     write(os.path.join(HERE, 'corpus', 'fuzz_schedule'), SCHEDULE_SEEDS)
+    write(os.path.join(HERE, 'corpus', 'fuzz_group'), GROUP_SEEDS)
     write(os.path.join(HERE, 'crashes'), ELEMENT_CRASHES)
     write(os.path.join(HERE, 'crashes'), SCHEDULE_CRASHES)
-    n = sum(map(len, (ELEMENT_SEEDS, SCHEDULE_SEEDS, ELEMENT_CRASHES,
+    n = sum(map(len, (ELEMENT_SEEDS, SCHEDULE_SEEDS, GROUP_SEEDS, ELEMENT_CRASHES,
                       SCHEDULE_CRASHES)))
     print('make-corpus: wrote %d files under %s' % (n, HERE))
 

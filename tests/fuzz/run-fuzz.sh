@@ -6,7 +6,8 @@
 #   tests/fuzz/run-fuzz.sh                 CI: -runs=20000, at most 60 s each
 #   tests/fuzz/run-fuzz.sh 600             600 s per target, no run limit
 #   tests/fuzz/run-fuzz.sh -runs=N         N executions per target
-#   tests/fuzz/run-fuzz.sh ... TARGET...   only these (fuzz_schedule, fuzz_element)
+#   tests/fuzz/run-fuzz.sh ... TARGET...   only these (fuzz_schedule, fuzz_group,
+#                                          fuzz_element)
 #   tests/fuzz/run-fuzz.sh --reproduce     replay tests/fuzz/crashes/*: which
 #                                          of the known bugs still crash
 #
@@ -20,7 +21,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 BUILD=${FUZZ_BUILD_DIR:-$root/build-fuzz}
-TARGETS=(fuzz_schedule fuzz_element)
+TARGETS=(fuzz_schedule fuzz_group fuzz_element)
 
 mode=ci
 limit=(-runs=20000 -max_total_time=60)
@@ -71,7 +72,8 @@ if [ ! -f "$BUILD/build.ninja" ]; then
     exit 1
   echo "$src" > "$BUILD/.fuzz-source"
 fi
-ninja -C "$BUILD" tests/fuzz/fuzz_schedule tests/fuzz/fuzz_element || exit 1
+ninja -C "$BUILD" tests/fuzz/fuzz_schedule tests/fuzz/fuzz_group tests/fuzz/fuzz_element ||
+  exit 1
 
 export G_SLICE=always-malloc
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

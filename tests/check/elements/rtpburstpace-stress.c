@@ -409,6 +409,86 @@ GST_START_TEST (test_many_elements)
 
 GST_END_TEST;
 
+/* Streams in one group: pipeline A's four streams (frames at the same
+ * instants) run while pipeline B's two, in the same group, join and leave
+ * it again and again (READY, NULL, PLAYING).  Nothing is lost or
+ * reordered, no error, and the members are counted right at every step. */
+#define GROUP_BRANCH(k) "videotestsrc is-live=true pattern=black ! " \
+    "video/x-raw,format=UYVY,width=64,height=48,framerate=50/1 ! " \
+    "rtpvrawpay mtu=400 ! rtpburstpace name=pacer" #k " group=stress ! " \
+    "fakesink name=sink" #k " sync=false  "
+
+static void
+branch_probes (GstElement * pipeline, SeqCheck * checks, guint n)
+{
+  guint k;
+
+  for (k = 0; k < n; k++) {
+    gchar *name = g_strdup_printf ("sink%u", k);
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), name);
+
+    add_seq_probe (sink, &checks[k]);
+    gst_object_unref (sink);
+    g_free (name);
+  }
+}
+
+static guint64
+pacer_stat (GstElement * pipeline, guint k, const gchar * field)
+{
+  gchar *name = g_strdup_printf ("pacer%u", k);
+  GstElement *pacer = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  guint64 v = test_stat (pacer, field);
+
+  gst_object_unref (pacer);
+  g_free (name);
+  return v;
+}
+
+GST_START_TEST (test_group_cycles)
+{
+  GstElement *a, *b;
+  SeqCheck ca[4], cb[2];
+  guint round, k;
+
+  a = gst_parse_launch (GROUP_BRANCH (0) GROUP_BRANCH (1) GROUP_BRANCH (2)
+      GROUP_BRANCH (3), NULL);
+  b = gst_parse_launch (GROUP_BRANCH (0) GROUP_BRANCH (1), NULL);
+  fail_unless (a != NULL && b != NULL);
+  branch_probes (a, ca, 4);
+  branch_probes (b, cb, 2);
+
+  set_state_bounded (a, GST_STATE_PLAYING);
+  for (round = 0; round < 8; round++) {
+    set_state_bounded (b, GST_STATE_PLAYING);
+    g_usleep (120 * 1000);
+    fail_unless_equals_uint64 (pacer_stat (a, 0, "group-members"), 6);
+    set_state_bounded (b, round % 2 ? GST_STATE_NULL : GST_STATE_READY);
+    fail_unless_equals_uint64 (pacer_stat (a, 3, "group-members"), 4);
+    fail_unless_equals_uint64 (pacer_stat (b, 1, "group-members"), 0);
+    g_usleep (20 * 1000);
+  }
+  check_no_error (a);
+  check_no_error (b);
+  for (k = 0; k < 4; k++)
+    fail_unless (pacer_stat (a, k, "group-frames") > 20);
+  set_state_bounded (a, GST_STATE_NULL);
+  set_state_bounded (b, GST_STATE_NULL);
+
+  for (k = 0; k < 4; k++) {
+    fail_unless (ca[k].n > 50, "only %u packets", ca[k].n);
+    fail_unless_equals_int (ca[k].reordered, 0);
+    fail_unless_equals_int (ca[k].gaps, 0);
+  }
+  /* B's payloaders pick a new random seqnum-offset at each start */
+  for (k = 0; k < 2; k++)
+    fail_unless (cb[k].n > 50, "only %u packets", cb[k].n);
+  gst_object_unref (a);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstpace_stress_suite (void)
 {
@@ -420,6 +500,7 @@ rtpburstpace_stress_suite (void)
   tcase_add_test (tc, test_relink_while_running);
   tcase_add_test (tc, test_synchronising_sink_cycles);
   tcase_add_test (tc, test_many_elements);
+  tcase_add_test (tc, test_group_cycles);
   return s;
 }
 

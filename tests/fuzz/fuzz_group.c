@@ -1,0 +1,177 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/*
+ * libFuzzer target for the group timeline (gst/rtpburstgroup.c): members
+ * join, leave, forget and place frames of any size at any times (forwards,
+ * backwards, around RTP_BURST_TIME_NONE), on a timeline directly and
+ * through named groups.  Each input is a sequence of operations, an opcode
+ * byte and its operands (bytes past the end read as 0).
+ *
+ * Invariants, checked with abort ():
+ *  - the phase is below Δt (0 when Δt is 0) and the one the plan got;
+ *  - the frame's slots, walked as the element walks them: every packet
+ *    once, non-decreasing, none before the start, none at or after
+ *    start + span (at the start when the span is 0) unless saturated;
+ *  - shared slots <= slots used, and a gap below RTP_BURST_GROUP_TOUCH
+ *    (measured on slots of the frame) means some are shared;
+ *  - member counts follow joins and leaves; leaving everything frees the
+ *    named group (LeakSanitizer);
+ * plus AddressSanitizer and UndefinedBehaviorSanitizer.
+ */
+
+#include "fuzz-input.h"
+#include "rtpburstgroup.h"
+
+#define MAX_MEMBERS 8
+#define MAX_PACKETS 2048
+#define MAX_PLACES 64
+
+enum
+{
+  OP_ADD = 0,
+  OP_REMOVE,
+  OP_FORGET,
+  OP_PLACE,
+  OP_JOIN,                      /* a named group */
+  OP_LEAVE,
+  OP_PLACE_NAMED,
+  OP_COUNT
+};
+
+static const gchar *const names[] = { "a", "b", "" };
+
+static void
+checked_place (RtpBurstTimeline * tl, RtpBurstGroupMember * gm, guint member,
+    FuzzInput * in, GRand * rand)
+{
+  RtpBurstPlan plan;
+  RtpBurstPlacement out = { 0, };
+  guint64 start = fuzz_time (in), span, period, dt, t, prev = 0, limit;
+  guint n = fuzz_u16 (in) % (MAX_PACKETS + 1);
+  guint k = fuzz_u16 (in), b = fuzz_u8 (in) + 1, used, released = 0, np;
+  guint slots = 0;
+  gdouble jitter = (fuzz_u8 (in) & 1) ? 0.01 : 0.0;
+
+  span = (fuzz_u8 (in) & 1) ? fuzz_time (in) : fuzz_u32 (in);
+  period = (fuzz_u8 (in) & 1) ? span : fuzz_time (in);
+  rtp_burst_plan_init (&plan, start, span, period, n, k, b, jitter);
+  used = rtp_burst_plan_used_slots (&plan);
+  dt = rtp_burst_plan_slot_duration (&plan);
+  if (gm != NULL) {
+    rtp_burst_group_member_place (gm, &plan);
+    out.phase = gm->group ? gm->last_phase : 0;
+    out.gap = gm->group ? gm->last_gap : RTP_BURST_TIME_NONE;
+  } else {
+    rtp_burst_timeline_place (tl, member, &plan, &out);
+    FUZZ_CHECK (out.shared <= used, "%u shared of %u slots", out.shared,
+        used);
+    FUZZ_CHECK (out.gap >= RTP_BURST_GROUP_TOUCH || out.shared > 0,
+        "gap %" G_GUINT64_FORMAT " and no slot shared", out.gap);
+  }
+  FUZZ_CHECK (out.phase == plan.phase, "phase %" G_GUINT64_FORMAT
+      " reported, %" G_GUINT64_FORMAT " in the plan", out.phase, plan.phase);
+  FUZZ_CHECK (dt == 0 ? plan.phase == 0 : plan.phase < dt, "phase %"
+      G_GUINT64_FORMAT " for slots of %" G_GUINT64_FORMAT, plan.phase, dt);
+
+  start = MIN (start, RTP_BURST_TIME_NONE - 1);
+  /* the end, unless a time saturated on the way */
+  limit = rtp_burst_time_add (start, span);
+  while (rtp_burst_plan_next (&plan, jitter > 0 ? rand : NULL, &t, &np)) {
+    FUZZ_CHECK (t >= start && t >= prev, "slot %u at %" G_GUINT64_FORMAT
+        " (start %" G_GUINT64_FORMAT ", previous %" G_GUINT64_FORMAT ")",
+        slots, t, start, prev);
+    if (jitter == 0.0 && limit < RTP_BURST_TIME_NONE - 1)
+      FUZZ_CHECK (span == 0 ? t == start : t < limit, "slot %u at %"
+          G_GUINT64_FORMAT " after the span's end %" G_GUINT64_FORMAT
+          " (phase %" G_GUINT64_FORMAT ")", slots, t, limit, plan.phase);
+    released += np;
+    prev = t;
+    slots++;
+  }
+  FUZZ_CHECK (released == n && slots == used, "%u packets in %u slots of "
+      "%u packets in %u", released, slots, n, used);
+}
+
+int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
+{
+  FuzzInput in = { data, size, 0 };
+  RtpBurstTimeline *tl = rtp_burst_timeline_new ();
+  RtpBurstGroupMember gm[MAX_MEMBERS];
+  guint ids[MAX_MEMBERS], n_ids = 0, places = 0, i;
+  GRand *rand = g_rand_new_with_seed (fuzz_u32 (&in));
+
+  for (i = 0; i < MAX_MEMBERS; i++)
+    rtp_burst_group_member_init (&gm[i]);
+
+  while (fuzz_more (&in) && places < MAX_PLACES) {
+    guint8 op = fuzz_u8 (&in) % OP_COUNT;
+    guint sel = fuzz_u8 (&in);
+
+    switch (op) {
+      case OP_ADD:
+        if (n_ids < MAX_MEMBERS)
+          ids[n_ids++] = rtp_burst_timeline_add_member (tl);
+        FUZZ_CHECK (rtp_burst_timeline_n_members (tl) == n_ids,
+            "%u members, %u added", rtp_burst_timeline_n_members (tl), n_ids);
+        break;
+      case OP_REMOVE:
+        if (n_ids > 0) {
+          guint j = sel % n_ids;
+
+          rtp_burst_timeline_remove_member (tl, ids[j]);
+          ids[j] = ids[--n_ids];
+        }
+        FUZZ_CHECK (rtp_burst_timeline_n_members (tl) == n_ids,
+            "%u members after a removal, %u expected",
+            rtp_burst_timeline_n_members (tl), n_ids);
+        break;
+      case OP_FORGET:
+        /* also an id that is not a member */
+        rtp_burst_timeline_forget (tl, n_ids > 0 ? ids[sel % n_ids] : sel);
+        break;
+      case OP_PLACE:
+        places++;
+        checked_place (tl, NULL, n_ids > 0 && sel < 240 ? ids[sel % n_ids] :
+            sel, &in, rand);
+        break;
+      case OP_JOIN:
+        rtp_burst_group_member_join (&gm[sel % MAX_MEMBERS],
+            names[fuzz_u8 (&in) % G_N_ELEMENTS (names)]);
+        break;
+      case OP_LEAVE:
+        rtp_burst_group_member_leave (&gm[sel % MAX_MEMBERS]);
+        FUZZ_CHECK (rtp_burst_group_member_n_members (&gm[sel % MAX_MEMBERS])
+            == 0, "members after leaving");
+        break;
+      case OP_PLACE_NAMED:
+        places++;
+        checked_place (NULL, &gm[sel % MAX_MEMBERS], 0, &in, rand);
+        break;
+    }
+  }
+  for (i = 0; i < MAX_MEMBERS; i++)
+    rtp_burst_group_member_leave (&gm[i]);
+  g_rand_free (rand);
+  rtp_burst_timeline_free (tl);
+  return 0;
+}
