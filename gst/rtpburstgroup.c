@@ -22,6 +22,8 @@
 #endif
 
 #include "rtpburstgroup.h"
+/* GLib locks announced to ThreadSanitizer (GLib only, like this file) */
+#include "gstrtpburstlock.h"
 
 /* One member's booked slot times, ascending. */
 typedef struct
@@ -316,7 +318,7 @@ rtp_burst_group_join (const gchar * name, guint * member)
 {
   RtpBurstGroup *group;
 
-  g_mutex_lock (&registry_lock);
+  RTP_BURST_MUTEX_LOCK (&registry_lock);
   if (registry == NULL)
     registry = g_hash_table_new (g_str_hash, g_str_equal);
   group = g_hash_table_lookup (registry, name);
@@ -328,38 +330,39 @@ rtp_burst_group_join (const gchar * name, guint * member)
     g_hash_table_insert (registry, group->name, group);
   }
   group->refs++;
-  g_mutex_lock (&group->lock);
+  RTP_BURST_MUTEX_LOCK (&group->lock);
   *member = rtp_burst_timeline_add_member (group->timeline);
-  g_mutex_unlock (&group->lock);
-  g_mutex_unlock (&registry_lock);
+  RTP_BURST_MUTEX_UNLOCK (&group->lock);
+  RTP_BURST_MUTEX_UNLOCK (&registry_lock);
   return group;
 }
 
 void
 rtp_burst_group_leave (RtpBurstGroup * group, guint member)
 {
-  g_mutex_lock (&registry_lock);
-  g_mutex_lock (&group->lock);
+  RTP_BURST_MUTEX_LOCK (&registry_lock);
+  RTP_BURST_MUTEX_LOCK (&group->lock);
   rtp_burst_timeline_remove_member (group->timeline, member);
-  g_mutex_unlock (&group->lock);
+  RTP_BURST_MUTEX_UNLOCK (&group->lock);
   if (--group->refs == 0) {
     g_hash_table_remove (registry, group->name);
     if (g_hash_table_size (registry) == 0)
       g_clear_pointer (&registry, g_hash_table_unref);
     rtp_burst_timeline_free (group->timeline);
+    TSAN_DESTROY (&group->lock);
     g_mutex_clear (&group->lock);
     g_free (group->name);
     g_free (group);
   }
-  g_mutex_unlock (&registry_lock);
+  RTP_BURST_MUTEX_UNLOCK (&registry_lock);
 }
 
 void
 rtp_burst_group_forget (RtpBurstGroup * group, guint member)
 {
-  g_mutex_lock (&group->lock);
+  RTP_BURST_MUTEX_LOCK (&group->lock);
   rtp_burst_timeline_forget (group->timeline, member);
-  g_mutex_unlock (&group->lock);
+  RTP_BURST_MUTEX_UNLOCK (&group->lock);
 }
 
 guint
@@ -367,9 +370,9 @@ rtp_burst_group_n_members (RtpBurstGroup * group)
 {
   guint n;
 
-  g_mutex_lock (&group->lock);
+  RTP_BURST_MUTEX_LOCK (&group->lock);
   n = rtp_burst_timeline_n_members (group->timeline);
-  g_mutex_unlock (&group->lock);
+  RTP_BURST_MUTEX_UNLOCK (&group->lock);
   return n;
 }
 
@@ -377,9 +380,9 @@ void
 rtp_burst_group_place (RtpBurstGroup * group, guint member,
     RtpBurstPlan * plan, RtpBurstPlacement * out)
 {
-  g_mutex_lock (&group->lock);
+  RTP_BURST_MUTEX_LOCK (&group->lock);
   rtp_burst_timeline_place (group->timeline, member, plan, out);
-  g_mutex_unlock (&group->lock);
+  RTP_BURST_MUTEX_UNLOCK (&group->lock);
 }
 
 /* --- One element's membership -------------------------------------------- */

@@ -46,6 +46,23 @@
 #define TEST_TSAN_ACQUIRE(a) G_STMT_START { } G_STMT_END
 #endif
 
+/* In the element's thread, as a buffer reaches the harness. */
+static inline GstPadProbeReturn
+test_handover_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  TEST_TSAN_RELEASE (GST_PAD_PROBE_INFO_BUFFER (info));
+  return GST_PAD_PROBE_OK;
+}
+
+/* Announces the hand-over of every buffer that reaches @pad (the
+ * harness's sink pad); pull with TEST_TSAN_ACQUIRE after. */
+static inline void
+test_announce_handover (GstPad * pad)
+{
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, test_handover_probe,
+      NULL, NULL);
+}
+
 /* An RTP packet (payload type 96, SSRC 0x12345678) with @payload_len
  * bytes of payload, each the low byte of @seq, and PTS @pts. */
 static inline GstBuffer *

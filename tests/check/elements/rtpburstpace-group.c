@@ -67,6 +67,8 @@ streams_init (Streams * s, guint n, const gchar * group)
       s->clock = gst_harness_get_testclock (s->h[0]);
     else
       gst_element_set_clock (s->h[k]->element, GST_CLOCK (s->clock));
+    /* the test reads the DTS the element wrote */
+    test_announce_handover (s->h[k]->sinkpad);
     gst_harness_set_src_caps_str (s->h[k], CAPS);
   }
 }
@@ -124,7 +126,10 @@ crank_earliest (Streams * s)
     for (k = 0; k < s->n; k++) {
       if (gst_harness_buffers_in_queue (s->h[k]) > 0) {
         GstBuffer *buf = gst_harness_pull (s->h[k]);
-        guint64 v = GST_BUFFER_DTS (buf) * MAX_STREAMS + k;
+        guint64 v;
+
+        TEST_TSAN_ACQUIRE (buf);
+        v = GST_BUFFER_DTS (buf) * MAX_STREAMS + k;
 
         fail_unless_equals_uint64 (GST_BUFFER_DTS (buf), t);
         g_array_append_val (s->times, v);

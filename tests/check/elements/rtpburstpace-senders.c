@@ -64,8 +64,8 @@ sync_sink_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   gst_clock_id_wait (id, NULL);
   gst_clock_id_unref (id);
   gst_object_unref (clock);
-  /* the pad ran handover_probe before this chain function, which has read
-   * sync_sink since: announce the hand-over again */
+  /* the pad ran test_handover_probe before this chain function, which
+   * has read sync_sink since: announce the hand-over again */
   TEST_TSAN_RELEASE (buf);
   return sync_sink.chain (pad, parent, buf);
 }
@@ -109,22 +109,13 @@ expect_wait (Fixture * f, GstClockTime expected)
   fail_unless (gst_harness_crank_single_clock_wait (f->h));
 }
 
-/* In the element's thread, as a buffer reaches the harness. */
-static GstPadProbeReturn
-handover_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
-{
-  TEST_TSAN_RELEASE (GST_PAD_PROBE_INFO_BUFFER (info));
-  return GST_PAD_PROBE_OK;
-}
-
 /* The fixture, with the hand-over of buffers announced to ThreadSanitizer:
  * these tests read the DTS the element wrote. */
 static void
 senders_fixture_init (Fixture * f)
 {
   fixture_init (f, CAPS_25, NULL);
-  gst_pad_add_probe (f->h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
-      handover_probe, NULL, NULL);
+  test_announce_handover (f->h->sinkpad);
 }
 
 static void
