@@ -115,6 +115,11 @@ def stream_metrics(snd, rcv, deadlines_ms=(40, 100)):
     return m
 
 
+def stream_loss(p):
+    """Share of one stream's packets that did not arrive."""
+    return 1 - p["received"] / p["expected"] if p["expected"] else 1.0
+
+
 def run_metrics(send_log, recv_log, base_port=5000, fps=25, deadlines_ms=(40, 100)):
     """Aggregate metrics over all streams of a run, as a flat dict for the CSV row."""
     snd_all, rcv_all = read_csv(send_log), read_csv(recv_log)
@@ -145,6 +150,9 @@ def run_metrics(send_log, recv_log, base_port=5000, fps=25, deadlines_ms=(40, 10
         "owd_std_ms": round(float(owd.std()), 3) if len(owd) else "",
         "frames": frames,
         "frame_loss": round(tot("frame_incomplete") / frames, 5),
+        # several streams: each one's loss, and the worst of them
+        "rtp_loss_streams": "/".join("%.5f" % stream_loss(p) for p in per),
+        "rtp_loss_max_stream": round(max(stream_loss(p) for p in per), 5),
         "frame_loss_whole": round(tot("frame_none") / frames, 5),
         "frame_delay_p50_ms": pct(fdel, 50),
         "frame_delay_p99_ms": pct(fdel, 99),

@@ -83,8 +83,9 @@ def branch(k, a):
                 % (a.kbps, a.keyint, k, a.mtu))
     pace = ""
     if a.mode == "paced":
+        duty = float(a.duties.split(",")[k]) if a.duties else a.duty
         pace = (" ! rtpburstpace name=pace%d burst-size=%d duty=%g slot-jitter=%g seed=%d"
-                % (k, a.burst_size, a.duty, a.slot_jitter, a.seed + k))
+                % (k, a.burst_size, duty, a.slot_jitter, a.seed + k))
         pace += "".join(" %s" % p for p in a.element_prop)
     return "%s%s ! udpsink name=sink%d host=%s port=%d sync=false" % (
         src, pace, k, a.host, a.port + k)
@@ -129,6 +130,7 @@ def main():
     ap.add_argument("--speed", type=int, default=2, help="videotestsrc horizontal-speed (h264)")
     ap.add_argument("--burst-size", type=int, default=1)
     ap.add_argument("--duty", type=float, default=0.9)
+    ap.add_argument("--duties", help="a duty per stream, comma-separated (overrides --duty)")
     ap.add_argument("--slot-jitter", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--element-prop", action="append", default=[],

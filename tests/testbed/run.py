@@ -210,6 +210,9 @@ def parse_args(argv=None):
     g.add_argument("--streams", type=int, default=1, help="video streams (ports 5000...)")
     g.add_argument("--burst-size", type=int, default=1)
     g.add_argument("--duty", type=float, default=0.9)
+    g.add_argument("--duties", metavar="D0,D1,...",
+                   help="paced: a duty per stream (overrides --duty; the paper's advice for "
+                        "de-synchronising streams)")
     g.add_argument("--slot-jitter", type=float, default=0.01)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--element-prop", action="append", default=[], metavar="PROP=VAL",
@@ -343,6 +346,8 @@ def run(a, on_wait=None):
                 "--burst-size", str(a.burst_size), "--duty", str(a.duty),
                 "--slot-jitter", str(a.slot_jitter), "--seed", str(a.seed),
                 "--duration", str(a.duration)]
+        if a.duties:
+            scmd += ["--duties", a.duties]
         for p in a.element_prop:
             scmd += ["--element-prop", p]
         sender = start(sv, scmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -429,7 +434,8 @@ COLUMNS = ["time", "label", "status", "mode", "codec", "source", "keyint", "rate
            "rtp_sent", "rtp_received", "rtp_loss", "rtp_loss_sent", "rtp_throughput_mbps",
            "rtp_goodput_mbps", "jitter_ms", "owd_p50_ms", "owd_p99_ms", "owd_max_ms",
            "owd_std_ms",
-           "loss_dl40", "loss_dl100", "frames", "frame_loss", "frame_loss_whole",
+           "loss_dl40", "loss_dl100", "frames", "frame_loss", "frame_loss_whole", "rtp_loss_streams",
+           "rtp_loss_max_stream",
            "frame_loss_dl40", "frame_loss_dl100", "frame_delay_p50_ms", "frame_delay_p99_ms",
            "frame_delay_max_ms", "tcp_mbps", "tcp_sent_mbps", "tcp_retrans",
            "bottleneck_drops", "sv_qdisc_drops", "st_qdisc_drops", "cpu_busy", "cpu_steal",
