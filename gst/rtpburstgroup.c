@@ -266,7 +266,9 @@ rtp_burst_timeline_place (RtpBurstTimeline * tl, guint member,
   collect_near (tl, track, plan->start - MIN (plan->start, dt),
       rtp_burst_time_add (plan->start, rtp_burst_time_add (plan->span, dt)));
   for (m = 0; m < RTP_BURST_GROUP_PHASES && tl->near->len > 0; m++) {
-    guint64 phase = dt * m / RTP_BURST_GROUP_PHASES;
+    /* floor (dt * m / PHASES), without overflow */
+    guint64 phase = dt / RTP_BURST_GROUP_PHASES * m +
+        dt % RTP_BURST_GROUP_PHASES * m / RTP_BURST_GROUP_PHASES;
     guint64 gap;
 
     if (phase == prev)
