@@ -9,6 +9,15 @@ pay0, right after the real payloader, paces the stream to every client:
     ( videotestsrc is-live=true ! ... ! x264enc tune=zerolatency
       ! rtph264pay pt=96 ! rtpburstpace name=pay0 )
 
+With --streams N the media has N video streams (N live sources on the
+media's clock: frames at the same instants, like cameras locked to one
+clock), each paced by its own element, pay0 ... payN-1, all with
+group=rtsp: one schedule, their slots between each other's rather than at
+the same times (docs/algorithm.md, "Several streams, one link"):
+
+    ( SOURCE ! rtph264pay pt=96 ! rtpburstpace name=pay0 group=rtsp
+      SOURCE ! rtph264pay pt=97 ! rtpburstpace name=pay1 group=rtsp )
+
 The server's own sinks synchronise (a multiudpsink behind a queue per
 stream); the element gives each packet a DTS that says when it leaves, so
 they keep the spacing.  Watch it with any RTSP client, e.g.
@@ -38,13 +47,16 @@ DEFAULT_SOURCE = ("videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! 
                   "key-int-max=50")
 
 
-def launch_line(source, pace):
-    """The media factory's launch line: payloader, then rtpburstpace as pay0."""
-    return "( %s ! rtph264pay pt=96 mtu=1200 config-interval=-1 ! rtpburstpace name=pay0 %s )" % (
-        source, pace)
+def launch_line(source, pace, streams=1):
+    """The media factory's launch line: per stream a payloader, then
+    rtpburstpace as payK; several streams share the group "rtsp"."""
+    group = " group=rtsp" if streams > 1 else ""
+    return "( %s )" % "  ".join(
+        "%s ! rtph264pay pt=%d mtu=1200 config-interval=-1 ! rtpburstpace name=pay%d%s %s"
+        % (source, 96 + k, k, group, pace) for k in range(streams))
 
 
-def make_server(port, path, source=DEFAULT_SOURCE, pace=""):
+def make_server(port, path, source=DEFAULT_SOURCE, pace="", streams=1):
     """A GstRTSPServer on 127.0.0.1:@port (0 = any free port) serving @path.
 
     Returns (server, factory); the server is attached to the default main
@@ -53,7 +65,7 @@ def make_server(port, path, source=DEFAULT_SOURCE, pace=""):
     server.set_address("127.0.0.1")
     server.set_service(str(port))
     factory = GstRtspServer.RTSPMediaFactory()
-    factory.set_launch(launch_line(source, pace))
+    factory.set_launch(launch_line(source, pace, streams))
     factory.set_shared(True)
     server.get_mount_points().add_factory(path, factory)
     if server.attach(None) == 0:
@@ -70,6 +82,8 @@ def main():
                          "or in H.264 (default: %(default)s)")
     ap.add_argument("--pace", default="",
                     help="rtpburstpace properties, e.g. 'max-rate=9000000'")
+    ap.add_argument("--streams", type=int, default=1,
+                    help="video streams in the media, paced as one group (default: 1)")
     ap.add_argument("--seconds", type=float, default=0,
                     help="stop after this long (default: run until Ctrl-C)")
     a = ap.parse_args()
@@ -80,9 +94,9 @@ def main():
                  "directory's gst/ (e.g. GST_PLUGIN_PATH=%s)" % os.path.normpath(
                      os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                                   "build", "gst")))
-    server, _factory = make_server(a.port, a.path, a.source, a.pace)
+    server, _factory = make_server(a.port, a.path, a.source, a.pace, a.streams)
     print("serving rtsp://127.0.0.1:%d%s  %s" % (server.get_bound_port(), a.path,
-                                                launch_line(a.source, a.pace)),
+                                                launch_line(a.source, a.pace, a.streams)),
           flush=True)
     loop = GLib.MainLoop()
     if a.seconds > 0:

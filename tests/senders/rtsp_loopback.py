@@ -104,6 +104,30 @@ def analyse(arrivals):
     return ratios, lost, sizes
 
 
+def run_client(pipeline, seconds, before_stop=None):
+    """Plays @pipeline for @seconds (the server answers from the same main
+    loop), calls before_stop() if given, stops it; the error messages its
+    bus posted."""
+    loop = GLib.MainLoop()
+    errors = []
+
+    def on_message(_bus, msg):
+        if msg.type == Gst.MessageType.ERROR:
+            errors.append("%s: %s" % msg.parse_error())
+            loop.quit()
+    bus = pipeline.get_bus()
+    bus.add_signal_watch()
+    bus.connect("message", on_message)
+    pipeline.set_state(Gst.State.PLAYING)
+    GLib.timeout_add(int(seconds * 1000), loop.quit)
+    loop.run()
+    if before_stop is not None:
+        before_stop()
+    pipeline.set_state(Gst.State.NULL)
+    bus.remove_signal_watch()
+    return errors
+
+
 def main():
     Gst.init(None)
     for name in ("rtpburstpace", "x264enc", "avdec_h264", "rtspsrc"):
@@ -116,22 +140,7 @@ def main():
     print("server: %s\n  %s" % (url, example.launch_line(example.DEFAULT_SOURCE, "")))
 
     client = Client(url)
-    loop = GLib.MainLoop()
-    errors = []
-
-    def on_message(_bus, msg):
-        if msg.type == Gst.MessageType.ERROR:
-            errors.append("%s: %s" % msg.parse_error())
-            loop.quit()
-    bus = client.pipeline.get_bus()
-    bus.add_signal_watch()
-    bus.connect("message", on_message)
-    client.pipeline.set_state(Gst.State.PLAYING)
-    GLib.timeout_add(int(SECONDS * 1000), loop.quit)
-    loop.run()
-
-    client.pipeline.set_state(Gst.State.NULL)
-    bus.remove_signal_watch()
+    errors = run_client(client.pipeline, SECONDS)
     if errors:
         print("FAIL: client error: %s" % errors[0])
         return 1

@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""Two streams of one RTSP media paced as one group, to a real rtspsrc client.
+
+Starts examples/rtsp-server.py's server with --streams 2 semantics (a real
+GstRTSPServer; the media's launch line has two live H.264 streams, each
+`rtph264pay pt=9x ! rtpburstpace name=payK group=rtsp`) and, in the same
+process, an rtspsrc client (UDP) that decodes each stream with avdec_h264
+output-corrupt=false.  Passes when both streams reached the client without a
+lost packet and were decoded, and the server's two elements were one group:
+two members, every frame placed on the group's timeline, no slot shared
+with the other stream's.
+
+Run with G_DEBUG=fatal-warnings (tests/meson.build does).  Exit 0 pass,
+1 fail, 77 when a needed plugin or binding is missing.
+"""
+import os
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import rtsp_loopback  # noqa: E402  (exits 77 without the bindings)
+from rtsp_loopback import Gst  # noqa: E402
+
+SECONDS = 6.0
+STREAMS = 2
+
+
+class Client:
+    """rtspsrc -> per stream depayloader and decoder; RTP packets per
+    payload type as they reach the client's sockets, frames decoded."""
+
+    def __init__(self, url):
+        self.pipeline = Gst.Pipeline.new("client")
+        src = Gst.ElementFactory.make("rtspsrc", "src")
+        src.set_property("location", url)
+        Gst.util_set_object_arg(src, "protocols", "udp")
+        src.set_property("latency", 200)
+        self.pipeline.add(src)
+        self.seqs = {96 + k: [] for k in range(STREAMS)}
+        self.frames = {}
+        src.connect("pad-added", self.on_pad)
+        self.pipeline.connect("deep-element-added", self.on_element)
+
+    def on_pad(self, _src, pad):
+        pt = pad.get_current_caps().get_structure(0).get_int("payload")[1]
+        dec = Gst.parse_bin_from_description(
+            "rtph264depay ! h264parse ! avdec_h264 output-corrupt=false ! "
+            "fakesink sync=false signal-handoffs=true name=sink", True)
+        self.frames[pt] = 0
+        dec.get_by_name("sink").connect("handoff", self.on_frame, pt)
+        self.pipeline.add(dec)
+        dec.sync_state_with_parent()
+        pad.link(dec.get_static_pad("sink"))
+
+    def on_frame(self, _sink, _buf, _pad, pt):
+        self.frames[pt] += 1
+
+    def on_element(self, _bin, _sub, element):
+        factory = element.get_factory()
+        if factory and factory.get_name() == "udpsrc":
+            element.get_static_pad("src").add_probe(
+                Gst.PadProbeType.BUFFER, self.on_packet)
+
+    def on_packet(self, _pad, info):
+        buf = info.get_buffer()
+        ok, m = buf.map(Gst.MapFlags.READ)
+        if ok:
+            data = bytes(m.data[:4])
+            buf.unmap(m)
+            if len(data) == 4 and data[0] >> 6 == 2 and data[1] & 0x7f in self.seqs:
+                self.seqs[data[1] & 0x7f].append(struct.unpack_from("!H", data, 2)[0])
+        return Gst.PadProbeReturn.OK
+
+
+def stat(element, field):
+    s = element.get_property("stats")
+    ok, v = s.get_uint64(field)
+    if not ok:
+        ok, v = s.get_uint(field)
+    return v
+
+
+def main():
+    Gst.init(None)
+    for name in ("rtpburstpace", "x264enc", "avdec_h264", "rtspsrc"):
+        if Gst.ElementFactory.find(name) is None:
+            print("skipped: no %s" % name)
+            return 77
+    example = rtsp_loopback.load_example()
+    server, factory = example.make_server(0, "/video", streams=STREAMS)
+    url = "rtsp://127.0.0.1:%d/video" % server.get_bound_port()
+    print("server: %s\n  %s" % (url, example.launch_line(example.DEFAULT_SOURCE, "",
+                                                          STREAMS)))
+    pacers = []
+    factory.connect("media-configure", lambda _f, media: pacers.extend(
+        media.get_element().get_by_name("pay%d" % k) for k in range(STREAMS)))
+
+    client = Client(url)
+    stats = []
+    errors = rtsp_loopback.run_client(client.pipeline, SECONDS, lambda: stats.extend(
+        {f: stat(p, f) for f in ("group-members", "frames", "group-frames",
+                                 "group-shared-slots")} for p in pacers))
+    if errors:
+        print("FAIL: client error: %s" % errors[0])
+        return 1
+
+    checks = [("the media has %d paced streams (%d)" % (STREAMS, len(pacers)),
+               len(pacers) == STREAMS)]
+    for pt, seqs in sorted(client.seqs.items()):
+        lost = sum((b - a - 1) % 65536 for a, b in zip(seqs, seqs[1:]))
+        frames = client.frames.get(pt, 0)
+        print("stream pt %d: %d packets, %d lost, %d frames decoded intact"
+              % (pt, len(seqs), lost, frames))
+        checks += [("pt %d: packets %d > 100" % (pt, len(seqs)), len(seqs) > 100),
+                   ("pt %d: lost %d == 0" % (pt, lost), lost == 0),
+                   ("pt %d: frames decoded %d > 0" % (pt, frames), frames > 0)]
+    for k, s in enumerate(stats):
+        print("pay%d: %s" % (k, s))
+        checks += [("pay%d: group-members %d == %d" % (k, s["group-members"], STREAMS),
+                    s["group-members"] == STREAMS),
+                   ("pay%d: every paced frame placed (%d of %d)"
+                    % (k, s["group-frames"], s["frames"]),
+                    s["frames"] > 50 and s["group-frames"] >= s["frames"]),
+                   ("pay%d: group-shared-slots %d == 0" % (k, s["group-shared-slots"]),
+                    s["group-shared-slots"] == 0)]
+    for text, ok in checks:
+        print("%s %s" % ("PASS" if ok else "FAIL", text))
+    return 0 if all(ok for _t, ok in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
