@@ -905,6 +905,8 @@ stats_u64 (GstStructure * s, const gchar * field)
  *             (the LATENCY query answered by the payloader)
  *   ready_i = arrival of the frame's last packet at the element's sink pad
  *             (marker bit; without marker: arrival of the next frame)
+ *   t0_i, span_i from the element's own rule, rtp_burst_plan_start ()
+ *             (gst/rtpburstschedule.c), for a task that is on time:
  *   due_i   = max (sync_i, ready_i)
  *   t0_i    = max (due_i, end_{i-1})
  *   nom_i   = duty*dT, or with auto-margin the span the element's margin
@@ -1012,7 +1014,8 @@ analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
   for (fi = 0; fi < nf; fi++) {
     FrameRec *f = recvec_get (&rec->frames, fi);
     GstClockTime ts = GST_CLOCK_TIME_IS_VALID (f->dts) ? f->dts : f->pts;
-    GstClockTime due, lateness, shorten;
+    GstClockTime due;
+    RtpBurstStart start;
 
     fs[fi].sync = GST_CLOCK_TIME_NONE;
     if (rec->have_segment && GST_CLOCK_TIME_IS_VALID (ts)) {
@@ -1031,20 +1034,23 @@ analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
     else
       fs[fi].ready = ((FrameRec *) recvec_get (&rec->frames,
               fi + 1))->first_arrival - base;
-    due = fs[fi].ready;
-    if (GST_CLOCK_TIME_IS_VALID (fs[fi].sync) && fs[fi].sync > due)
-      due = fs[fi].sync;
-    fs[fi].t0 = due;
-    if (GST_CLOCK_TIME_IS_VALID (end_prev) && end_prev > due)
-      fs[fi].t0 = end_prev;
-    lateness = fs[fi].t0 - due;
     fs[fi].nom = R->auto_margin && fs[fi].slots > 0 ?
         rtp_burst_margin_span (R->period_ns, R->duty, margin.margin,
         fs[fi].slots, NULL) : span_nom;
-    shorten = MIN (lateness, fs[fi].nom / 2);
-    if (shorten > 0)
+    /* the element's rule (rtp_burst_plan_start), for a task that gets to
+     * the frame on time: when it is due and complete and the previous
+     * frame's slots have ended (GST_CLOCK_TIME_NONE is RTP_BURST_TIME_NONE) */
+    due = fs[fi].ready;
+    if (GST_CLOCK_TIME_IS_VALID (fs[fi].sync) && fs[fi].sync > due)
+      due = fs[fi].sync;
+    if (GST_CLOCK_TIME_IS_VALID (end_prev) && end_prev > due)
+      due = end_prev;
+    rtp_burst_plan_start (fs[fi].sync, fs[fi].ready, due,
+        end_prev, fs[fi].nom, &start);
+    if (start.catch_up)
       R->catchup_frames_rebuilt++;
-    fs[fi].span = fs[fi].nom - shorten;
+    fs[fi].t0 = start.start;
+    fs[fi].span = start.span;
     end_prev = fs[fi].t0 + fs[fi].span;
     fs[fi].complete = fs[fi].slots > 0 && fs[fi].packets_out == f->n_packets;
     /* the element's margin sees how the frame ended */
@@ -1094,11 +1100,13 @@ analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
      * by how late that was (catch-up) */
     {
       PushRec *p0 = recvec_get (&rec->pushes, fs[fi].first_push);
-      GstClockTime due = fs[fi].ready, t0e = p0->t - base, sp;
+      GstClockTime t0e = p0->t - base, sp;
+      RtpBurstStart own;
 
-      if (GST_CLOCK_TIME_IS_VALID (fs[fi].sync) && fs[fi].sync > due)
-        due = fs[fi].sync;
-      sp = fs[fi].nom - MIN (t0e > due ? t0e - due : 0, fs[fi].nom / 2);
+      /* as if the previous frame had held it back until then */
+      rtp_burst_plan_start (fs[fi].sync, fs[fi].ready, t0e, t0e,
+          fs[fi].nom, &own);
+      sp = own.span;
       for (j = 1; j < fs[fi].slots; j++) {
         PushRec *p = recvec_get (&rec->pushes, fs[fi].first_push + j);
 
