@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -332,4 +333,45 @@ thread_cpu_named (GArray * threads, const gchar * name)
       s += tc->cpu_s;
   }
   return s;
+}
+
+gboolean
+bench_init (int *argc, char ***argv, const gchar * parameter,
+    const gchar * summary, GOptionEntry * entries)
+{
+  GOptionContext *ctx = g_option_context_new (parameter);
+  GError *err = NULL;
+
+  g_option_context_set_summary (ctx, summary);
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, argc, argv, &err)) {
+    g_printerr ("%s\n", err->message);
+    g_clear_error (&err);
+    g_option_context_free (ctx);
+    return FALSE;
+  }
+  g_option_context_free (ctx);
+  gst_init (NULL, NULL);
+  if (!have_element ("rtpburstpace")) {
+    g_printerr ("rtpburstpace not found: set GST_PLUGIN_PATH to the build's "
+        "gst/ directory (e.g. GST_PLUGIN_PATH=build/gst)\n");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+json_machine_open (FILE * f, const gchar * tool)
+{
+  struct utsname u;
+
+  uname (&u);
+  fprintf (f, "  \"tool\": ");
+  json_str (f, tool);
+  fprintf (f, ",\n  \"machine\": {\"nproc\": %ld, \"kernel\": ",
+      sysconf (_SC_NPROCESSORS_ONLN));
+  json_str (f, u.release);
+  fprintf (f, ", \"gstreamer\": ");
+  json_str (f, gst_version_string ());
 }

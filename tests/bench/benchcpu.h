@@ -94,10 +94,19 @@ gpointer  floor_thread      (gpointer data);
 gboolean  bus_wait          (GstElement * pipeline, gdouble seconds,
                              gchar ** error);
 gboolean  have_element      (const gchar * name);
+/* Parses the options (@entries and GStreamer's), initialises GStreamer and
+ * checks that rtpburstpace is found; FALSE (after a message) if not:
+ * exit with 2. */
+gboolean  bench_init        (int * argc, char *** argv,
+                             const gchar * parameter, const gchar * summary,
+                             GOptionEntry * entries);
 
 void      json_str          (FILE * f, const gchar * s);
 /* null for NaN and infinities */
 void      json_num          (FILE * f, gdouble v);
+/* "tool": @tool, "machine": {"nproc": …, "kernel": …, "gstreamer": … -- the
+ * caller adds fields of its own to the machine object and closes it */
+void      json_machine_open (FILE * f, const gchar * tool);
 
 G_END_DECLS
 

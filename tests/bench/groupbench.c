@@ -68,7 +68,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <gst/gst.h>
@@ -431,24 +430,44 @@ json_run (FILE * f, const Run * r)
   fprintf (f, "}");
 }
 
+/* ,\n "NAME": [runs] */
+static void
+json_runs (FILE * f, const gchar * name, const Run * runs, gint reps)
+{
+  gint r;
+
+  fprintf (f, ",\n     \"%s\": [", name);
+  for (r = 0; r < reps; r++) {
+    fprintf (f, "%s\n       ", r ? "," : "");
+    json_run (f, &runs[r]);
+  }
+  fprintf (f, "]");
+}
+
+static void
+json_floors (FILE * f, const gchar * name, const Floor * floors, gint reps)
+{
+  gint r;
+
+  fprintf (f, ",\n     \"%s\": [", name);
+  for (r = 0; r < reps; r++)
+    fprintf (f, "%s{\"cpu_s\": %.6f, \"wakeups\": %" G_GSIZE_FORMAT "}",
+        r ? ", " : "", floors[r].cpu_s, floors[r].wakeups);
+  fprintf (f, "]");
+}
+
 static void
 write_json (const gchar * path, Cell * cells, guint n_cells, gint reps)
 {
   FILE *f = fopen (path, "w");
-  struct utsname u;
   guint i;
-  gint r;
 
   if (!f) {
     g_printerr ("cannot write %s\n", path);
     return;
   }
-  uname (&u);
-  fprintf (f, "{\n  \"tool\": \"groupbench\",\n  \"machine\": {\"nproc\": "
-      "%ld, \"kernel\": ", sysconf (_SC_NPROCESSORS_ONLN));
-  json_str (f, u.release);
-  fprintf (f, ", \"gstreamer\": ");
-  json_str (f, gst_version_string ());
+  fprintf (f, "{\n");
+  json_machine_open (f, "groupbench");
   fprintf (f, "},\n  \"seconds\": %g, \"warmup_s\": %g, \"reps\": %d, "
       "\"sink\": ", opt_seconds, opt_warmup, reps);
   json_str (f, opt_sink ? opt_sink : "fake");
@@ -463,25 +482,11 @@ write_json (const gchar * path, Cell * cells, guint n_cells, gint reps)
         c->total->name, c->n);
     json_str (f, line);
     g_free (line);
-    fprintf (f, ",\n     \"alone\": [");
-    for (r = 0; r < reps; r++) {
-      fprintf (f, "%s\n       ", r ? "," : "");
-      json_run (f, &c->alone[r]);
-    }
-    fprintf (f, "],\n     \"group\": [");
-    for (r = 0; r < reps; r++) {
-      fprintf (f, "%s\n       ", r ? "," : "");
-      json_run (f, &c->group[r]);
-    }
-    fprintf (f, "],\n     \"floor1\": [");
-    for (r = 0; r < reps; r++)
-      fprintf (f, "%s{\"cpu_s\": %.6f, \"wakeups\": %" G_GSIZE_FORMAT "}",
-          r ? ", " : "", c->floor1[r].cpu_s, c->floor1[r].wakeups);
-    fprintf (f, "],\n     \"floorN\": [");
-    for (r = 0; r < reps; r++)
-      fprintf (f, "%s{\"cpu_s\": %.6f, \"wakeups\": %" G_GSIZE_FORMAT "}",
-          r ? ", " : "", c->floorn[r].cpu_s, c->floorn[r].wakeups);
-    fprintf (f, "]}%s\n", i + 1 < n_cells ? "," : "");
+    json_runs (f, "alone", c->alone, reps);
+    json_runs (f, "group", c->group, reps);
+    json_floors (f, "floor1", c->floor1, reps);
+    json_floors (f, "floorN", c->floorn, reps);
+    fprintf (f, "}%s\n", i + 1 < n_cells ? "," : "");
   }
   fprintf (f, "  ]\n}\n");
   fclose (f);
@@ -543,8 +548,6 @@ main (int argc, char **argv)
           "asserts only that every element releases slots", NULL},
     {NULL, 0, 0, G_OPTION_ARG_NONE, NULL, NULL, NULL}
   };
-  GOptionContext *ctx;
-  GError *err = NULL;
   gchar **ns, **ts;
   Cell *cells;
   guint n_cells = 0, i, j, n_ns, n_ts;
@@ -552,23 +555,10 @@ main (int argc, char **argv)
   gboolean all_ok = TRUE;
   gchar *path;
 
-  ctx = g_option_context_new ("- rtpburstpace: CPU per slot with 1 … N "
-      "streams through one schedule");
-  g_option_context_set_summary (ctx, "Loads rtpburstpace from "
-      "GST_PLUGIN_PATH (e.g. GST_PLUGIN_PATH=build/gst).");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
-    g_printerr ("%s\n", err->message);
+  if (!bench_init (&argc, &argv, "- rtpburstpace: CPU per slot with 1 … N "
+          "streams through one schedule", "Loads rtpburstpace from "
+          "GST_PLUGIN_PATH (e.g. GST_PLUGIN_PATH=build/gst).", entries))
     return 2;
-  }
-  g_option_context_free (ctx);
-  gst_init (NULL, NULL);
-  if (!have_element ("rtpburstpace")) {
-    g_printerr ("rtpburstpace not found: set GST_PLUGIN_PATH to the build's "
-        "gst/ directory (e.g. GST_PLUGIN_PATH=build/gst)\n");
-    return 2;
-  }
   if (opt_sink && strcmp (opt_sink, "fake") && strcmp (opt_sink, "udp")) {
     g_printerr ("--sink: fake or udp\n");
     return 2;

@@ -55,7 +55,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1318,18 +1317,13 @@ write_json (const gchar * path, ScenarioResult ** res, guint n, gchar * argv0)
 {
   FILE *f = fopen (path, "w");
   guint i, t;
-  struct utsname u;
 
   if (!f) {
     g_printerr ("cannot write %s\n", path);
     return;
   }
-  uname (&u);
-  fprintf (f, "{\n  \"tool\": \"pacebench\",\n  \"machine\": {\"nproc\": %ld, "
-      "\"kernel\": ", sysconf (_SC_NPROCESSORS_ONLN));
-  json_str (f, u.release);
-  fprintf (f, ", \"gstreamer\": ");
-  json_str (f, gst_version_string ());
+  fprintf (f, "{\n");
+  json_machine_open (f, "pacebench");
   fprintf (f, ", \"cpu_dma_latency_us\": %d, \"floor_spin_us\": %d},\n"
       "  \"scheduled_time\": ", opt_cpu_dma_latency, opt_floor_spin);
   json_str (f, "ideal schedule rebuilt from sink-pad arrivals: t0 = max(PTS "
@@ -1553,32 +1547,17 @@ main (int argc, char **argv)
           "only that packets flow", NULL},
     {NULL, 0, 0, G_OPTION_ARG_NONE, NULL, NULL, NULL}
   };
-  GOptionContext *ctx;
-  GError *err = NULL;
   const Scenario *chosen[N_SCENARIOS * 4];
   ScenarioResult *res[N_SCENARIOS * 4];
   guint n = 0, i;
   gchar *prefix, *path;
   gboolean all_ok = TRUE;
 
-  ctx = g_option_context_new ("[SCENARIO...] - rtpburstpace pacing benchmark");
-  g_option_context_set_summary (ctx, "Scenarios: a|cbr6, b|h264, "
-      "c|raw1080p30, d|raw1080p60 (default: all).\nLoads rtpburstpace from "
-      "GST_PLUGIN_PATH (e.g. GST_PLUGIN_PATH=build/gst).");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
-    g_printerr ("%s\n", err->message);
+  if (!bench_init (&argc, &argv, "[SCENARIO...] - rtpburstpace pacing "
+          "benchmark", "Scenarios: a|cbr6, b|h264, c|raw1080p30, "
+          "d|raw1080p60 (default: all).\nLoads rtpburstpace from "
+          "GST_PLUGIN_PATH (e.g. GST_PLUGIN_PATH=build/gst).", entries))
     return 2;
-  }
-  g_option_context_free (ctx);
-  gst_init (NULL, NULL);
-
-  if (!have_element ("rtpburstpace")) {
-    g_printerr ("rtpburstpace not found: set GST_PLUGIN_PATH to the build's "
-        "gst/ directory (e.g. GST_PLUGIN_PATH=build/gst)\n");
-    return 2;
-  }
 
   if (opt_cpu_dma_latency >= 0) {
     /* the request holds while the file stays open: until exit */
