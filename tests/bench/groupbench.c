@@ -24,12 +24,14 @@
  *
  * For each total rate T and stream count N, one pipeline of N branches
  *
- *   videotestsrc is-live=true ! video/x-raw,format=UYVY,width=W/N,height=H,
+ *   videotestsrc is-live=true ! video/x-raw,format=UYVY,width=W,height=H/N,
  *     framerate=25/1 ! rtpvrawpay mtu=1028 !
  *     rtpburstpace name=pacerK slot-jitter=0 [group=groupbench] ! SINK
  *
  * so that the N streams together carry about T (W x H is the one stream of
- * T) and make their frames at the same instants, on one pipeline clock.
+ * T; whole lines of W pixels, so that rtpvrawpay's per-line headers do not
+ * grow with N) and make their frames at the same instants, on one pipeline
+ * clock.
  * SINK is fakesink sync=false (default: what is measured is the element's
  * task, its wait and its push, not the kernel's UDP send), or with
  * --sink udp, udpsink to 127.0.0.1, ports 5000 + 2K, nothing listening
@@ -47,6 +49,15 @@
  *     wake-up;
  *  3. the same wake-ups on N threads, each at the per-stream rate, started
  *     together: N bare loops, as N streams without a group wake up.
+ *
+ * After all runs, the group's placement on its own (rtp_burst_group_place,
+ * the call a member makes once per frame, with its mutex, uncontended): N
+ * members placing frames of the same instants, of as many slots as the
+ * streams of step 1 had, 25 per second for 20 s of stream time; its CPU on
+ * one thread per placed frame and per slot, median of three.  The
+ * difference between the two pipelines of step 1 that this does not
+ * explain is the wake-ups (spread evenly with a group, coinciding
+ * without) and the threads meeting at the group's mutex.
  *
  * Repetitions are interleaved (rep 1 of every T and N, then rep 2, …);
  * the table shows medians over them, the JSON every run.  Nothing here
@@ -68,11 +79,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gst/gst.h>
 
 #include "benchcpu.h"
+/* the group's placement, measured on its own */
+#include "rtpburstgroup.h"
 
 static gdouble opt_seconds = 10.0;
 static gdouble opt_warmup = 1.0;
@@ -85,7 +99,7 @@ static gchar *opt_out = NULL;
 static gboolean opt_quick = FALSE;
 
 #define GROUP_NAME "groupbench"
-#define MAX_STREAMS 80
+#define MAX_STREAMS 96
 
 /* the one stream of the total rate: UYVY 25 fps, mtu 1028 */
 typedef struct
@@ -125,6 +139,14 @@ typedef struct
   gsize wakeups;
 } Floor;
 
+/* the placement alone, for one (T, N) */
+typedef struct
+{
+  guint slots_per_frame;
+  gdouble us_per_frame, us_per_slot;
+  guint64 shared;
+} Placement;
+
 /* one (T, N): the reps of each kind */
 typedef struct
 {
@@ -132,6 +154,7 @@ typedef struct
   guint n;
   Run *alone, *group;
   Floor *floor1, *floorn;
+  Placement placement;
 } Cell;
 
 static gchar *
@@ -144,7 +167,7 @@ launch_line (const Total * t, guint n, gboolean group)
     g_string_append_printf (s, "videotestsrc is-live=true ! "
         "video/x-raw,format=UYVY,width=%u,height=%u,framerate=25/1 ! "
         "rtpvrawpay mtu=1028 ! rtpburstpace name=pacer%u slot-jitter=0 "
-        "%s%s %s ! ", t->width / n, t->height, k,
+        "%s%s %s ! ", t->width, t->height / n, k,
         group ? "group=" : "", group ? GROUP_NAME : "",
         opt_props ? opt_props : "");
     if (opt_sink && !strcmp (opt_sink, "udp"))
@@ -315,6 +338,67 @@ run_floor (guint n, gsize wakeups, guint64 spacing_ns)
 }
 
 static gdouble
+thread_cpu_now_s (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define FRAME_NS (GST_SECOND / 25)
+#define PLACEMENT_FRAMES 500
+
+/* @n members of a group place @frames frames of @k slots each, all
+ * starting at the same instants (duty 0.9, b = 1, no jitter); CPU s */
+static gdouble
+placement_cpu (guint n, guint k, guint frames, guint64 * shared)
+{
+  static guint serial;
+  gchar *name = g_strdup_printf ("groupbench-placement-%u", serial++);
+  RtpBurstGroup *group = NULL;
+  guint ids[MAX_STREAMS];
+  gdouble t0;
+  guint f, m;
+
+  for (m = 0; m < n; m++)
+    group = rtp_burst_group_join (name, &ids[m]);
+  *shared = 0;
+  t0 = thread_cpu_now_s ();
+  for (f = 0; f < frames; f++) {
+    for (m = 0; m < n; m++) {
+      RtpBurstPlan plan;
+      RtpBurstPlacement out;
+
+      rtp_burst_plan_init (&plan, GST_SECOND + f * FRAME_NS,
+          FRAME_NS * 9 / 10, FRAME_NS, k, k, 1, 0.0);
+      rtp_burst_group_place (group, ids[m], &plan, &out);
+      *shared += out.shared;
+    }
+  }
+  t0 = thread_cpu_now_s () - t0;
+  for (m = 0; m < n; m++)
+    rtp_burst_group_leave (group, ids[m]);
+  g_free (name);
+  return t0;
+}
+
+static Placement
+measure_placement (guint n, guint k)
+{
+  Placement p = { k, 0, 0, 0 };
+  gdouble v[3];
+  gint i;
+
+  for (i = 0; i < 3; i++)
+    v[i] = placement_cpu (n, k, PLACEMENT_FRAMES, &p.shared) * 1e6 /
+        (PLACEMENT_FRAMES * n);
+  p.us_per_frame = median_d (v, 3);
+  p.us_per_slot = p.us_per_frame / k;
+  return p;
+}
+
+static gdouble
 us_per (gdouble cpu_s, gdouble count)
 {
   return count > 0 ? 1e6 * cpu_s / count : NAN;
@@ -386,9 +470,10 @@ print_table (Cell * cells, guint n_cells, gint reps)
   g_print ("| total | N | slots/s | pkt/s | Mbit/s | task us/slot alone | "
       "group | group/alone | floor 1 us/wake | floor N | ratio alone/floor 1 "
       "| group/floor 1 | group/floor N | process us/slot alone | group | "
-      "group-shared-slots (window) | members | other CPU %% |\n");
+      "group-shared-slots (window) | members | other CPU %% | slots/frame "
+      "per stream | placement us/frame | placement us/slot |\n");
   g_print ("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-      "---|---|\n");
+      "---|---|---|---|---|\n");
   for (i = 0; i < n_cells; i++) {
     Cell *c = &cells[i];
     RunMed a = run_medians (c->alone, reps);
@@ -398,11 +483,13 @@ print_table (Cell * cells, guint n_cells, gint reps)
 
     g_print ("| %s | %u | %.0f / %.0f | %.0f | %.1f | %.1f | %.1f | %.2f | "
         "%.1f | %.1f | %.2f | %.2f | %.2f | %.1f | %.1f | %.0f | %.0f | "
-        "%.1f / %.1f |\n", c->total->name, c->n, a.slots_s, g.slots_s,
+        "%.1f / %.1f | %u | %.2f | %.3f |\n", c->total->name, c->n,
+        a.slots_s, g.slots_s,
         a.pkts_s, a.mbps, a.task_us, g.task_us, ratio (g.task_us, a.task_us),
         f1, fn, ratio (a.task_us, f1), ratio (g.task_us, f1),
         ratio (g.task_us, fn), a.proc_us, g.proc_us, g.shared, g.members,
-        a.other, g.other);
+        a.other, g.other, c->placement.slots_per_frame,
+        c->placement.us_per_frame, c->placement.us_per_slot);
   }
 }
 
@@ -486,6 +573,12 @@ write_json (const gchar * path, Cell * cells, guint n_cells, gint reps)
     json_runs (f, "group", c->group, reps);
     json_floors (f, "floor1", c->floor1, reps);
     json_floors (f, "floorN", c->floorn, reps);
+    fprintf (f, ",\n     \"placement\": {\"slots_per_frame\": %u, "
+        "\"frames_per_member\": %d, \"us_per_frame\": %.4f, "
+        "\"us_per_slot\": %.4f, \"shared_slots\": %" G_GUINT64_FORMAT "}",
+        c->placement.slots_per_frame, PLACEMENT_FRAMES,
+        c->placement.us_per_frame, c->placement.us_per_slot,
+        c->placement.shared);
     fprintf (f, "}%s\n", i + 1 < n_cells ? "," : "");
   }
   fprintf (f, "  ]\n}\n");
@@ -530,8 +623,8 @@ main (int argc, char **argv)
     {"reps", 'r', 0, G_OPTION_ARG_INT, &opt_reps,
         "Repetitions, interleaved (default 3)", "N"},
     {"streams", 'n', 0, G_OPTION_ARG_STRING, &opt_streams,
-        "Stream counts (default 1,4,16; each must divide the width of the "
-          "total's one stream into even widths)", "N,N,..."},
+        "Stream counts (default 1,4,16; each must divide the height of the "
+          "total's one stream)", "N,N,..."},
     {"totals", 't', 0, G_OPTION_ARG_STRING, &opt_totals,
         "Total rates, Mbit/s: 6 (160x96), 24 (320x192), 96 (640x384) "
           "(default 6,24)", "T,T,..."},
@@ -593,10 +686,9 @@ main (int argc, char **argv)
 
       c->total = t;
       c->n = (guint) g_ascii_strtoull (ns[j], NULL, 10);
-      if (c->n < 1 || c->n > MAX_STREAMS || t->width % c->n ||
-          (t->width / c->n) % 2) {
-        g_printerr ("%s streams: 1 to %d, dividing %u into even widths\n",
-            ns[j], MAX_STREAMS, t->width);
+      if (c->n < 1 || c->n > MAX_STREAMS || t->height % c->n) {
+        g_printerr ("%s streams: 1 to %d, dividing the height %u\n",
+            ns[j], MAX_STREAMS, t->height);
         return 2;
       }
       c->alone = g_new0 (Run, opt_reps);
@@ -646,6 +738,18 @@ main (int argc, char **argv)
                 c->floorn[r].wakeups), c->n, spacing / 1e3);
       }
     }
+  }
+
+  /* the placement alone, at each cell's slots per frame and stream */
+  for (i = 0; i < n_cells; i++) {
+    Cell *c = &cells[i];
+    gdouble v[64];
+
+    for (r = 0; r < opt_reps; r++)
+      v[r] = c->group[r].wall_s > 0 ? c->group[r].d.slots /
+          (c->group[r].wall_s * 25.0 * c->n) : NAN;
+    c->placement = measure_placement (c->n,
+        MAX (1, (guint) (median_d (v, opt_reps) + 0.5)));
   }
 
   print_table (cells, n_cells, opt_reps);
