@@ -118,6 +118,23 @@ cmp_thread_cpu (gconstpointer a, gconstpointer b)
   return x->cpu_s < y->cpu_s ? 1 : (x->cpu_s > y->cpu_s ? -1 : 0);
 }
 
+/* "run_ns wait_ns pcount" (kernels with CONFIG_SCHED_INFO; else zeros) */
+static void
+read_schedstat (const gchar * tid, ThreadCpu * tc)
+{
+  gchar *path = g_strdup_printf ("/proc/self/task/%s/schedstat", tid);
+  gchar *text = NULL;
+  unsigned long long run_ns, wait_ns, pcount;
+
+  if (g_file_get_contents (path, &text, NULL, NULL) &&
+      sscanf (text, "%llu %llu %llu", &run_ns, &wait_ns, &pcount) == 3) {
+    tc->runs = pcount;
+    tc->wait_s = wait_ns * 1e-9;
+  }
+  g_free (text);
+  g_free (path);
+}
+
 GArray *
 read_thread_cpu (void)
 {
@@ -130,10 +147,11 @@ read_thread_cpu (void)
     return arr;
   while ((e = readdir (d))) {
     gchar *path, *stat = NULL, *comm = NULL;
-    ThreadCpu tc = { {0}, 0, 0 };
+    ThreadCpu tc;
 
     if (e->d_name[0] == '.')
       continue;
+    memset (&tc, 0, sizeof (tc));
     path = g_strdup_printf ("/proc/self/task/%s/stat", e->d_name);
     if (g_file_get_contents (path, &stat, NULL, NULL)) {
       /* comm is in parentheses and may contain spaces: parse after ')' */
@@ -161,6 +179,7 @@ read_thread_cpu (void)
         tc.cpu_s = thread_clock_s (tc.tid);
         if (tc.cpu_s < 0)
           tc.cpu_s = (gdouble) (ut + st) / hz;
+        read_schedstat (e->d_name, &tc);
         g_array_append_val (arr, tc);
       }
     }
@@ -187,6 +206,8 @@ thread_cpu_delta (GArray * before)
 
       if (a->tid == b->tid) {
         a->cpu_s -= b->cpu_s;
+        a->runs -= b->runs;
+        a->wait_s -= b->wait_s;
         break;
       }
     }
@@ -320,17 +341,22 @@ json_num (FILE * f, gdouble v)
     fprintf (f, "%.6g", v);
 }
 
-gdouble
-thread_cpu_named (GArray * threads, const gchar * name)
+ThreadCpu
+thread_cpu_sum (GArray * threads, const gchar * name)
 {
-  gdouble s = 0;
+  ThreadCpu s;
   guint i;
 
+  memset (&s, 0, sizeof (s));
+  g_strlcpy (s.name, name, sizeof (s.name));
   for (i = 0; threads && i < threads->len; i++) {
     ThreadCpu *tc = &g_array_index (threads, ThreadCpu, i);
 
-    if (!strcmp (tc->name, name))
-      s += tc->cpu_s;
+    if (!strcmp (tc->name, name)) {
+      s.cpu_s += tc->cpu_s;
+      s.runs += tc->runs;
+      s.wait_s += tc->wait_s;
+    }
   }
   return s;
 }

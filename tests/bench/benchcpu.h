@@ -56,12 +56,16 @@ typedef struct
 
 MachineCpu read_machine_cpu (void);
 
-/* per-thread CPU (user + system) */
+/* per thread: CPU (user + system); from /proc/self/task/TID/schedstat,
+ * how often it was put on a CPU (each wake-up, and each return after a
+ * preemption) and how long it waited, runnable, for one */
 typedef struct
 {
   gchar name[32];
   gint tid;
   gdouble cpu_s;
+  guint64 runs;
+  gdouble wait_s;
 } ThreadCpu;
 
 /* every thread of the process, most CPU first */
@@ -71,7 +75,7 @@ GArray   *read_thread_cpu   (void);
  * now.  Frees @before. */
 GArray   *thread_cpu_delta  (GArray * before);
 /* summed over the threads of @threads called @name */
-gdouble   thread_cpu_named  (GArray * threads, const gchar * name);
+ThreadCpu thread_cpu_sum    (GArray * threads, const gchar * name);
 
 /* the floor: a bare clock_nanosleep loop (g_thread_new ("floor",
  * floor_thread, &job)).  Wakes up @n times, @spacing_ns apart, starting

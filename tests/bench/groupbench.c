@@ -42,7 +42,9 @@
  *     and all of them through one timeline): after --warmup s in PLAYING,
  *     for --seconds, the summed CPU of the element's task threads
  *     ("pacerK:src", from the kernel's per-thread CPU clocks) over the
- *     summed `slots` the elements released meanwhile (their stats);
+ *     summed `slots` the elements released meanwhile (their stats); and
+ *     how often those threads were put on a CPU per slot (schedstat: a
+ *     wake-up, or a return after a preemption);
  *  2. the floor: a bare clock_nanosleep (TIMER_ABSTIME) loop on one thread,
  *     waking up at the aggregate slot rate of step 1 as many times as the
  *     slots released there (benchcpu.c, as pacebench's floor): CPU per
@@ -130,6 +132,8 @@ typedef struct
   StatSum d;                    /* released in the window */
   StatSum end;                  /* at the end of the window (whole run) */
   gdouble task_cpu_s, proc_cpu_s;
+  guint64 task_runs;            /* times the task threads were put on a CPU */
+  gdouble task_wait_s;          /* ... and waited, runnable, for one */
   gdouble other_frac, steal_frac;
 } Run;
 
@@ -226,17 +230,22 @@ read_stats (GstElement ** pacers, guint n, guint64 * per_slots)
   return s;
 }
 
-static gdouble
+/* the task threads pacer0:src … summed */
+static ThreadCpu
 task_cpu (GArray * threads, guint n)
 {
-  gdouble s = 0;
+  ThreadCpu s = { "", 0, 0, 0, 0 };
   guint k;
 
   for (k = 0; k < n; k++) {
     gchar name[32];
+    ThreadCpu one;
 
     g_snprintf (name, sizeof (name), "pacer%u:src", k);
-    s += thread_cpu_named (threads, name);
+    one = thread_cpu_sum (threads, name);
+    s.cpu_s += one.cpu_s;
+    s.runs += one.runs;
+    s.wait_s += one.wait_s;
   }
   return s;
 }
@@ -287,7 +296,13 @@ run_pipeline (const Total * t, guint n, gboolean group)
     m1 = read_machine_cpu ();
     threads = thread_cpu_delta (threads);
     r.end = read_stats (pacers, n, slots1);
-    r.task_cpu_s = task_cpu (threads, n);
+    {
+      ThreadCpu tc = task_cpu (threads, n);
+
+      r.task_cpu_s = tc.cpu_s;
+      r.task_runs = tc.runs;
+      r.task_wait_s = tc.wait_s;
+    }
     g_array_free (threads, TRUE);
     r.d = r.end;
     r.d.slots -= s0.slots;
@@ -414,12 +429,13 @@ ratio (gdouble a, gdouble b)
 typedef struct
 {
   gdouble slots_s, pkts_s, mbps, task_us, proc_us, other, shared, members;
+  gdouble runs_per_slot;
 } RunMed;
 
 static RunMed
 run_medians (const Run * runs, gint reps)
 {
-  gdouble v[8][64];
+  gdouble v[9][64];
   RunMed m;
   gint i;
 
@@ -434,6 +450,7 @@ run_medians (const Run * runs, gint reps)
     v[5][i] = 100 * x->other_frac;
     v[6][i] = x->d.shared;
     v[7][i] = x->end.members_max;
+    v[8][i] = x->d.slots ? (gdouble) x->task_runs / x->d.slots : NAN;
   }
   m.slots_s = median_d (v[0], reps);
   m.pkts_s = median_d (v[1], reps);
@@ -443,6 +460,7 @@ run_medians (const Run * runs, gint reps)
   m.other = median_d (v[5], reps);
   m.shared = median_d (v[6], reps);
   m.members = median_d (v[7], reps);
+  m.runs_per_slot = median_d (v[8], reps);
   return m;
 }
 
@@ -471,9 +489,10 @@ print_table (Cell * cells, guint n_cells, gint reps)
       "group | group/alone | floor 1 us/wake | floor N | ratio alone/floor 1 "
       "| group/floor 1 | group/floor N | process us/slot alone | group | "
       "group-shared-slots (window) | members | other CPU %% | slots/frame "
-      "per stream | placement us/frame | placement us/slot |\n");
+      "per stream | placement us/frame | placement us/slot | task runs/slot "
+      "alone | group |\n");
   g_print ("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-      "---|---|---|---|---|\n");
+      "---|---|---|---|---|---|---|\n");
   for (i = 0; i < n_cells; i++) {
     Cell *c = &cells[i];
     RunMed a = run_medians (c->alone, reps);
@@ -483,13 +502,15 @@ print_table (Cell * cells, guint n_cells, gint reps)
 
     g_print ("| %s | %u | %.0f / %.0f | %.0f | %.1f | %.1f | %.1f | %.2f | "
         "%.1f | %.1f | %.2f | %.2f | %.2f | %.1f | %.1f | %.0f | %.0f | "
-        "%.1f / %.1f | %u | %.2f | %.3f |\n", c->total->name, c->n,
+        "%.1f / %.1f | %u | %.2f | %.3f | %.2f | %.2f |\n", c->total->name,
+        c->n,
         a.slots_s, g.slots_s,
         a.pkts_s, a.mbps, a.task_us, g.task_us, ratio (g.task_us, a.task_us),
         f1, fn, ratio (a.task_us, f1), ratio (g.task_us, f1),
         ratio (g.task_us, fn), a.proc_us, g.proc_us, g.shared, g.members,
         a.other, g.other, c->placement.slots_per_frame,
-        c->placement.us_per_frame, c->placement.us_per_slot);
+        c->placement.us_per_frame, c->placement.us_per_slot,
+        a.runs_per_slot, g.runs_per_slot);
   }
 }
 
@@ -503,12 +524,13 @@ json_run (FILE * f, const Run * r)
       ", \"group_frames\": %" G_GUINT64_FORMAT
       ", \"group_shared_slots_whole_run\": %" G_GUINT64_FORMAT
       ", \"group_members\": [%u, %u], \"task_cpu_s\": %.6f, "
-      "\"process_cpu_s\": %.6f, \"other_cpu_fraction\": %.4f, "
+      "\"process_cpu_s\": %.6f, \"task_runs\": %" G_GUINT64_FORMAT ", "
+      "\"task_runqueue_wait_s\": %.6f, \"other_cpu_fraction\": %.4f, "
       "\"steal_fraction\": %.4f, \"task_us_per_slot\": ",
       r->ok ? "true" : "false", r->wall_s, r->d.slots, r->d.packets,
       r->d.bytes, r->d.slots_min, r->d.shared, r->d.frames, r->end.shared,
       r->end.members_min, r->end.members_max, r->task_cpu_s, r->proc_cpu_s,
-      r->other_frac, r->steal_frac);
+      r->task_runs, r->task_wait_s, r->other_frac, r->steal_frac);
   json_num (f, us_per (r->task_cpu_s, r->d.slots));
   if (r->error) {
     fprintf (f, ", \"error\": ");

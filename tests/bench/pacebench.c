@@ -1116,7 +1116,7 @@ run_scenario (const Scenario * sc)
         if (pacer) {
           R->cpu_pacer[r] = cp[r] = cr.cpu_s;
           wp[r] = cr.wall_s;
-          tk[r] = thread_cpu_named (cr.threads, "pacer:src");
+          tk[r] = thread_cpu_sum (cr.threads, "pacer:src").cpu_s;
         } else {
           R->cpu_ident[r] = ci[r] = cr.cpu_s;
           wi[r] = cr.wall_s;
