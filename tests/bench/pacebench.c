@@ -39,9 +39,11 @@
  * Nothing here asserts timing; the exit status only says whether the
  * pipelines ran and the packets came out.
  *
- * Build:  scripts/setup.sh builds it as build/tests/bench/pacebench, or
- *         gcc -O2 pacebench.c $(pkg-config --cflags --libs gstreamer-1.0 \
- *           gstreamer-rtp-1.0) -lm -o pacebench
+ * The CPU and floor measurements, the bus loop and the JSON scalars are in
+ * benchcpu.c, which groupbench (several streams) compiles as well.
+ *
+ * Build:  scripts/setup.sh builds it as build/tests/bench/pacebench (with
+ *         benchcpu.c and the element's schedule unit, gst/rtpburstschedule.c)
  * Run, from the repository's top directory:
  *         GST_PLUGIN_PATH=build/gst build/tests/bench/pacebench [options] [scenario...]
  */
@@ -49,14 +51,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <dirent.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,6 +65,9 @@
 /* the element's own rules, where the benchmark rebuilds its schedule */
 #include "rtpburstmargin.h"
 #include "rtpburstschedule.h"
+
+/* CPU, floor, pipeline runs: shared with groupbench */
+#include "benchcpu.h"
 
 /* ------------------------------------------------------------------------ */
 /* options */
@@ -322,37 +323,10 @@ src_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 /* ------------------------------------------------------------------------ */
 /* small helpers */
 
-static gdouble
-mono_now_s (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static gdouble
-process_cpu_s (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
-      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-}
-
 static int
 cmp_i64 (const void *a, const void *b)
 {
   gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : (x > y ? 1 : 0);
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
 
   return x < y ? -1 : (x > y ? 1 : 0);
 }
@@ -371,15 +345,6 @@ pct_i64 (const gint64 * s, gsize n, gdouble q)
   if (i >= n)
     i = n - 1;
   return s[i];
-}
-
-static gdouble
-median_d (gdouble * v, gint n)
-{
-  if (n <= 0)
-    return NAN;
-  qsort (v, n, sizeof (gdouble), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 typedef struct
@@ -412,136 +377,6 @@ dist_of (gint64 * v, gsize n)
   d.min = v[0] / 1e3;
   d.mean = sum / n / 1e3;
   return d;
-}
-
-/* ------------------------------------------------------------------------ */
-/* machine-wide CPU from /proc/stat: how busy the machine was, and the
- * hypervisor's steal time, to see whether something else ran meanwhile */
-
-typedef struct
-{
-  gdouble busy_s, steal_s, total_s;
-} MachineCpu;
-
-static MachineCpu
-read_machine_cpu (void)
-{
-  MachineCpu m = { 0, 0, 0 };
-  gchar *stat = NULL;
-  unsigned long long v[10] = { 0, };
-  long hz = sysconf (_SC_CLK_TCK);
-
-  if (g_file_get_contents ("/proc/stat", &stat, NULL, NULL)) {
-    if (sscanf (stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-            &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
-            &v[9]) >= 8) {
-      /* user nice system idle iowait irq softirq steal guest guest_nice */
-      m.busy_s = (gdouble) (v[0] + v[1] + v[2] + v[5] + v[6]) / hz;
-      m.steal_s = (gdouble) v[7] / hz;
-      m.total_s = (gdouble) (v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] +
-          v[7]) / hz;
-    }
-    g_free (stat);
-  }
-  return m;
-}
-
-/* ------------------------------------------------------------------------ */
-/* per-thread CPU from /proc (ticks -> s) */
-
-typedef struct
-{
-  gchar name[32];
-  gint tid;
-  gdouble cpu_s;
-} ThreadCpu;
-
-static gint
-cmp_thread_cpu (gconstpointer a, gconstpointer b)
-{
-  const ThreadCpu *x = a, *y = b;
-
-  return x->cpu_s < y->cpu_s ? 1 : (x->cpu_s > y->cpu_s ? -1 : 0);
-}
-
-static GArray *
-read_thread_cpu (void)
-{
-  GArray *arr = g_array_new (FALSE, TRUE, sizeof (ThreadCpu));
-  DIR *d = opendir ("/proc/self/task");
-  struct dirent *e;
-  long hz = sysconf (_SC_CLK_TCK);
-
-  if (d == NULL)
-    return arr;
-  while ((e = readdir (d))) {
-    gchar *path, *stat = NULL, *comm = NULL;
-    ThreadCpu tc = { {0}, 0, 0 };
-
-    if (e->d_name[0] == '.')
-      continue;
-    path = g_strdup_printf ("/proc/self/task/%s/stat", e->d_name);
-    if (g_file_get_contents (path, &stat, NULL, NULL)) {
-      /* comm is in parentheses and may contain spaces: parse after ')' */
-      gchar *rp = strrchr (stat, ')');
-      gchar *lp = strchr (stat, '(');
-
-      if (rp && lp && rp > lp) {
-        unsigned long ut = 0, st = 0;
-        gint field;
-        gchar *tok, *save = NULL;
-
-        comm = g_strndup (lp + 1, rp - lp - 1);
-        /* fields after ')' start with field 3 (state) */
-        for (field = 3, tok = strtok_r (rp + 2, " ", &save); tok;
-            tok = strtok_r (NULL, " ", &save), field++) {
-          if (field == 14)
-            ut = strtoul (tok, NULL, 10);
-          else if (field == 15) {
-            st = strtoul (tok, NULL, 10);
-            break;
-          }
-        }
-        g_strlcpy (tc.name, comm, sizeof (tc.name));
-        tc.tid = atoi (e->d_name);
-        tc.cpu_s = (gdouble) (ut + st) / hz;
-        g_array_append_val (arr, tc);
-      }
-    }
-    g_free (comm);
-    g_free (stat);
-    g_free (path);
-  }
-  closedir (d);
-  g_array_sort (arr, cmp_thread_cpu);
-  return arr;
-}
-
-/* CPU each thread used since @before (threads are pooled and reused by
- * GStreamer, so cumulative figures would include earlier runs); named as
- * at the end.  Frees @before. */
-static GArray *
-thread_cpu_delta (GArray * before)
-{
-  GArray *now = read_thread_cpu ();
-  guint i, j;
-
-  for (i = 0; i < now->len; i++) {
-    ThreadCpu *a = &g_array_index (now, ThreadCpu, i);
-
-    for (j = 0; before && j < before->len; j++) {
-      ThreadCpu *b = &g_array_index (before, ThreadCpu, j);
-
-      if (a->tid == b->tid) {
-        a->cpu_s -= b->cpu_s;
-        break;
-      }
-    }
-  }
-  g_array_sort (now, cmp_thread_cpu);
-  if (before)
-    g_array_free (before, TRUE);
-  return now;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -578,60 +413,6 @@ typedef struct
   MachineCpu m0, m1;
 } RunResult;
 
-static gboolean
-bus_wait (GstElement * pipeline, gdouble seconds, gchar ** error)
-{
-  GstBus *bus = gst_element_get_bus (pipeline);
-  gdouble end = mono_now_s () + seconds;
-  gboolean ok = TRUE;
-
-  for (;;) {
-    gdouble left = end - mono_now_s ();
-    GstMessage *msg;
-
-    if (left <= 0)
-      break;
-    msg = gst_bus_timed_pop_filtered (bus, (GstClockTime) (left * GST_SECOND),
-        GST_MESSAGE_ERROR | GST_MESSAGE_EOS | GST_MESSAGE_WARNING |
-        GST_MESSAGE_LATENCY);
-    if (msg == NULL)
-      continue;
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_LATENCY) {
-      /* as gst-launch and any application should */
-      gst_bin_recalculate_latency (GST_BIN (pipeline));
-      gst_message_unref (msg);
-      continue;
-    }
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
-      GError *err = NULL;
-      gchar *dbg = NULL;
-
-      gst_message_parse_warning (msg, &err, &dbg);
-      g_printerr ("  warning from %s: %s (%s)\n", GST_OBJECT_NAME (msg->src),
-          err->message, dbg ? dbg : "");
-      g_clear_error (&err);
-      g_free (dbg);
-    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-      GError *err = NULL;
-      gchar *dbg = NULL;
-
-      gst_message_parse_error (msg, &err, &dbg);
-      *error = g_strdup_printf ("error from %s: %s (%s)",
-          GST_OBJECT_NAME (msg->src), err->message, dbg ? dbg : "");
-      g_clear_error (&err);
-      g_free (dbg);
-      ok = FALSE;
-    } else {
-      *error = g_strdup ("unexpected EOS");
-      ok = FALSE;
-    }
-    gst_message_unref (msg);
-    if (!ok)
-      break;
-  }
-  gst_object_unref (bus);
-  return ok;
-}
 
 static gchar *
 describe_props (GstElement * e)
@@ -765,50 +546,6 @@ run_pipeline (const Scenario * sc, gboolean with_pacer, gdouble seconds,
   gst_object_unref (pipeline);
   gst_object_unref (clock);
   return res;
-}
-
-/* ------------------------------------------------------------------------ */
-/* the floor: a bare clock_nanosleep loop */
-
-typedef struct
-{
-  guint64 spacing_ns;
-  guint64 spin_ns;              /* poll the clock for this long before each */
-  gsize n;
-  gint64 *err;
-  gdouble cpu_s;
-} FloorJob;
-
-static gpointer
-floor_thread (gpointer data)
-{
-  FloorJob *job = data;
-  struct timespec ts;
-  guint64 start, target, now;
-  gsize i;
-  struct timespec c0, c1;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c0);
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  start = (guint64) ts.tv_sec * 1000000000ull + ts.tv_nsec + 1000000;
-  for (i = 0; i < job->n; i++) {
-    guint64 wake;
-
-    target = start + i * job->spacing_ns;
-    wake = target - MIN (job->spin_ns, target - start);
-    ts.tv_sec = wake / 1000000000ull;
-    ts.tv_nsec = wake % 1000000000ull;
-    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-        EINTR);
-    do {                        /* --floor-spin: busy-wait the rest */
-      clock_gettime (CLOCK_MONOTONIC, &ts);
-      now = (guint64) ts.tv_sec * 1000000000ull + ts.tv_nsec;
-    } while (now < target);
-    job->err[i] = (gint64) (now - target);
-  }
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c1);
-  job->cpu_s = (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) * 1e-9;
-  return NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1240,17 +977,6 @@ analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
 /* ------------------------------------------------------------------------ */
 /* one scenario */
 
-static gboolean
-have_element (const gchar * name)
-{
-  GstPluginFeature *f = gst_registry_lookup_feature (gst_registry_get (), name);
-
-  if (f == NULL)
-    return FALSE;
-  gst_object_unref (f);
-  return TRUE;
-}
-
 static ScenarioResult *
 run_scenario (const Scenario * sc)
 {
@@ -1396,17 +1122,9 @@ run_scenario (const Scenario * sc)
         if (!cr.ok)
           g_print ("   CPU run failed: %s\n", cr.error ? cr.error : "?");
         if (pacer) {
-          guint t;
-
           R->cpu_pacer[r] = cp[r] = cr.cpu_s;
           wp[r] = cr.wall_s;
-          tk[r] = 0;
-          for (t = 0; cr.threads && t < cr.threads->len; t++) {
-            ThreadCpu *tc = &g_array_index (cr.threads, ThreadCpu, t);
-
-            if (!strcmp (tc->name, "pacer:src"))
-              tk[r] += tc->cpu_s;
-          }
+          tk[r] = thread_cpu_sum (cr.threads, "pacer:src").cpu_s;
         } else {
           R->cpu_ident[r] = ci[r] = cr.cpu_s;
           wi[r] = cr.wall_s;
@@ -1580,29 +1298,7 @@ print_table (ScenarioResult ** res, guint n)
   }
 }
 
-static void
-json_str (FILE * f, const gchar * s)
-{
-  fputc ('"', f);
-  for (; s && *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fprintf (f, "\\%c", *s);
-    else if ((guchar) * s < 0x20)
-      fprintf (f, "\\u%04x", *s);
-    else
-      fputc (*s, f);
-  }
-  fputc ('"', f);
-}
 
-static void
-json_num (FILE * f, gdouble v)
-{
-  if (isnan (v) || isinf (v))
-    fprintf (f, "null");
-  else
-    fprintf (f, "%.6g", v);
-}
 
 static void
 json_dist (FILE * f, const gchar * name, const Dist * d)
@@ -1629,18 +1325,13 @@ write_json (const gchar * path, ScenarioResult ** res, guint n, gchar * argv0)
 {
   FILE *f = fopen (path, "w");
   guint i, t;
-  struct utsname u;
 
   if (!f) {
     g_printerr ("cannot write %s\n", path);
     return;
   }
-  uname (&u);
-  fprintf (f, "{\n  \"tool\": \"pacebench\",\n  \"machine\": {\"nproc\": %ld, "
-      "\"kernel\": ", sysconf (_SC_NPROCESSORS_ONLN));
-  json_str (f, u.release);
-  fprintf (f, ", \"gstreamer\": ");
-  json_str (f, gst_version_string ());
+  fprintf (f, "{\n");
+  json_machine_open (f, "pacebench");
   fprintf (f, ", \"cpu_dma_latency_us\": %d, \"floor_spin_us\": %d},\n"
       "  \"scheduled_time\": ", opt_cpu_dma_latency, opt_floor_spin);
   json_str (f, "ideal schedule rebuilt from sink-pad arrivals: t0 = max(PTS "
@@ -1864,32 +1555,17 @@ main (int argc, char **argv)
           "only that packets flow", NULL},
     {NULL, 0, 0, G_OPTION_ARG_NONE, NULL, NULL, NULL}
   };
-  GOptionContext *ctx;
-  GError *err = NULL;
   const Scenario *chosen[N_SCENARIOS * 4];
   ScenarioResult *res[N_SCENARIOS * 4];
   guint n = 0, i;
   gchar *prefix, *path;
   gboolean all_ok = TRUE;
 
-  ctx = g_option_context_new ("[SCENARIO...] - rtpburstpace pacing benchmark");
-  g_option_context_set_summary (ctx, "Scenarios: a|cbr6, b|h264, "
-      "c|raw1080p30, d|raw1080p60 (default: all).\nLoads rtpburstpace from "
-      "GST_PLUGIN_PATH (e.g. GST_PLUGIN_PATH=build/gst).");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
-    g_printerr ("%s\n", err->message);
+  if (!bench_init (&argc, &argv, "[SCENARIO...] - rtpburstpace pacing "
+          "benchmark", "Scenarios: a|cbr6, b|h264, c|raw1080p30, "
+          "d|raw1080p60 (default: all).\nLoads rtpburstpace from "
+          "GST_PLUGIN_PATH (e.g. GST_PLUGIN_PATH=build/gst).", entries))
     return 2;
-  }
-  g_option_context_free (ctx);
-  gst_init (NULL, NULL);
-
-  if (!have_element ("rtpburstpace")) {
-    g_printerr ("rtpburstpace not found: set GST_PLUGIN_PATH to the build's "
-        "gst/ directory (e.g. GST_PLUGIN_PATH=build/gst)\n");
-    return 2;
-  }
 
   if (opt_cpu_dma_latency >= 0) {
     /* the request holds while the file stays open: until exit */
