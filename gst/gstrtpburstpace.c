@@ -99,22 +99,15 @@
 #include "config.h"
 #endif
 
-#include <errno.h>
-#include <string.h>
-#include <time.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
-#ifdef G_OS_UNIX
-#include <pthread.h>
-#include <sched.h>
-#endif
 #include <gst/rtp/gstrtpbuffer.h>
 #include <gst/video/video.h>
 
 #include "gstrtpburstpace.h"
+#include "gstrtpburstlock.h"
 #include "gstrtpburstpaycompat.h"
 #include "gstrtpburststats.h"
+#include "gstrtpburstthread.h"
+#include "gstrtpburstwait.h"
 #include "rtpburstmargin.h"
 #include "rtpburstmeter.h"
 #include "rtpburstschedule.h"
@@ -227,13 +220,11 @@ struct _GstRtpBurstPace
   GCond cond;                   /* queue, state or flow changed */
 
   GstFlowReturn srcresult;
+  gboolean eos;                 /* upstream sent EOS: it sees no more flow */
+  gboolean flow_unreported;     /* srcresult is a fatal flow that neither
+                                 * upstream nor the element has posted */
   gboolean playing;
-  GstClockID clock_id;
-  gboolean direct_waiting;      /* the task waits on CLOCK_MONOTONIC itself */
-  gboolean wait_unscheduled;    /* ... and is asked to stop waiting */
-  gboolean waiting_close;       /* the wait is an open-frame timeout */
-  GstClock *direct_clock;       /* the last clock checked (a reference) */
-  gboolean direct_clock_ok;     /* ... is a monotonic GstSystemClock */
+  GstRtpBurstWait wait;         /* the task's clock wait */
   gboolean task_waiting;        /* the task waits on cond for the chain */
 
   GQueue items;                 /* Item *, oldest first */
@@ -260,17 +251,7 @@ struct _GstRtpBurstPace
 
   /* what the task changed on its thread, to undo when it leaves the thread
    * (written by the task thread only) */
-  GThread *settings_thread;     /* the thread the settings below apply to */
-  guint64 slack_applied;        /* 0 = the thread's own slack */
-  gulong saved_slack;
-  gint rt_applied;              /* SCHED_FIFO priority set, 0 = none */
-  gint rt_failed;               /* priority that could not be set */
-  gint rt_error;                /* ... and why (errno) */
-  gboolean post_rt_warning;
-#ifdef G_OS_UNIX
-  int saved_policy;
-  struct sched_param saved_param;
-#endif
+  GstRtpBurstThread thread;
 
   /* schedule */
   RtpBurstPeriodEstimator est;
@@ -359,63 +340,11 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (rtpburstpace, "rtpburstpace",
     GST_DEBUG_CATEGORY_INIT (rtp_burst_pace_debug, "rtpburstpace", 0,
         "RTP burst control"));
 
-/* ThreadSanitizer cannot see GLib's GMutex (a futex, not a pthread mutex), so
- * in a -Db_sanitize=thread build the element tells it about its lock
- * (tests/tsan/).  In other builds these annotations are empty. */
-#if defined(__SANITIZE_THREAD__)
-#define RTP_BURST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define RTP_BURST_TSAN 1
-#endif
-#endif
-#ifdef RTP_BURST_TSAN
-#include <sanitizer/tsan_interface.h>
-#define TSAN_DESTROY(m) __tsan_mutex_destroy ((m), 0)
-#define TSAN_PRE_LOCK(m) __tsan_mutex_pre_lock ((m), 0)
-#define TSAN_POST_LOCK(m) __tsan_mutex_post_lock ((m), 0, 0)
-#define TSAN_PRE_UNLOCK(m) __tsan_mutex_pre_unlock ((m), 0)
-#define TSAN_POST_UNLOCK(m) __tsan_mutex_post_unlock ((m), 0)
-#define TSAN_RELEASE(a) __tsan_release (a)
-#define TSAN_ACQUIRE(a) __tsan_acquire (a)
-#else
-#define TSAN_DESTROY(m) G_STMT_START { } G_STMT_END
-#define TSAN_PRE_LOCK(m) G_STMT_START { } G_STMT_END
-#define TSAN_POST_LOCK(m) G_STMT_START { } G_STMT_END
-#define TSAN_PRE_UNLOCK(m) G_STMT_START { } G_STMT_END
-#define TSAN_POST_UNLOCK(m) G_STMT_START { } G_STMT_END
-#define TSAN_RELEASE(a) G_STMT_START { } G_STMT_END
-#define TSAN_ACQUIRE(a) G_STMT_START { } G_STMT_END
-#endif
-
-#define LOCK(s) G_STMT_START {                     \
-  TSAN_PRE_LOCK (&(s)->lock);                      \
-  g_mutex_lock (&(s)->lock);                       \
-  TSAN_POST_LOCK (&(s)->lock);                     \
-} G_STMT_END
-#define UNLOCK(s) G_STMT_START {                   \
-  TSAN_PRE_UNLOCK (&(s)->lock);                    \
-  g_mutex_unlock (&(s)->lock);                     \
-  TSAN_POST_UNLOCK (&(s)->lock);                   \
-} G_STMT_END
+/* The element's lock (gstrtpburstlock.h announces it to ThreadSanitizer). */
+#define LOCK(s) RTP_BURST_MUTEX_LOCK (&(s)->lock)
+#define UNLOCK(s) RTP_BURST_MUTEX_UNLOCK (&(s)->lock)
 #define BROADCAST(s) g_cond_broadcast (&(s)->cond)
-/* g_cond_wait () releases and retakes the lock */
-#define COND_WAIT(s) G_STMT_START {                \
-  TSAN_PRE_UNLOCK (&(s)->lock);                    \
-  TSAN_POST_UNLOCK (&(s)->lock);                   \
-  g_cond_wait (&(s)->cond, &(s)->lock);            \
-  TSAN_PRE_LOCK (&(s)->lock);                      \
-  TSAN_POST_LOCK (&(s)->lock);                     \
-} G_STMT_END
-/* g_cond_wait_until () on the element's cond: end in g_get_monotonic_time ()
- * microseconds; FALSE once end has passed */
-#define COND_WAIT_UNTIL(s, end, res) G_STMT_START {  \
-  TSAN_PRE_UNLOCK (&(s)->lock);                    \
-  TSAN_POST_UNLOCK (&(s)->lock);                   \
-  res = g_cond_wait_until (&(s)->cond, &(s)->lock, (end)); \
-  TSAN_PRE_LOCK (&(s)->lock);                      \
-  TSAN_POST_LOCK (&(s)->lock);                     \
-} G_STMT_END
+#define COND_WAIT(s) RTP_BURST_COND_WAIT (&(s)->cond, &(s)->lock)
 /* the task waits for the chain: packets only wake it while it does */
 #define TASK_WAIT(s) G_STMT_START {                \
   (s)->task_waiting = TRUE;                        \
@@ -741,11 +670,11 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    * wake-ups.  #GstRtpBurstPace:duty is the most of the period a frame's
    * slots may span.  When late slots at the end of a frame made it end
    * after its period, the element notes how much of the period, from its
-   * last slot on time, it would have needed free; the margin is the third
-   * largest need of the last 1024 frames (at most a quarter period), and a
-   * frame's span is shortened just enough that its last slot comes before
-   * the period minus the margin (never below half the period;
-   * gst/rtpburstmargin.h).  On the 2-vCPU development machines the last
+   * last slot on time, it would have needed free; the margin is the
+   * largest need of the last 1024 frames (needs over a quarter period are
+   * early stalls and not counted), and a frame's span is shortened just
+   * enough that its last slot comes before the period minus the margin
+   * (never below half the period; gst/rtpburstmargin.h).  On the 2-vCPU development machines the last
    * slots of raw 1080p frames met a ~3.5 ms stall while the payloader
    * worked on the next frame (docs/performance.md).  The stats say the
    * margin in use and how many frames it shortened.  FALSE: every frame
@@ -812,6 +741,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   g_queue_init (&self->items);
+  gst_rtp_burst_wait_init (&self->wait, &self->lock, &self->cond);
 
   self->srcresult = GST_FLOW_FLUSHING;
   self->burst_size = DEFAULT_BURST_SIZE;
@@ -829,7 +759,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->timer_slack = DEFAULT_TIMER_SLACK;
   self->realtime_priority = DEFAULT_REALTIME_PRIORITY;
   self->auto_margin = DEFAULT_AUTO_MARGIN;
-  self->rt_failed = -1;
+  gst_rtp_burst_thread_init (&self->thread);
   rtp_burst_rate_meter_init (&self->rate_meter);
   rtp_burst_wakeup_tracker_init (&self->wakeups);
   self->rand = g_rand_new ();
@@ -866,7 +796,7 @@ gst_rtp_burst_pace_finalize (GObject * object)
   UNLOCK (self);
   g_queue_clear_full (&self->items, (GDestroyNotify) item_free);
   gst_clear_caps (&self->last_caps);
-  gst_clear_object (&self->direct_clock);
+  gst_rtp_burst_wait_clear (&self->wait);
   if (self->drop_message)
     gst_structure_free (self->drop_message);
   g_rand_free (self->rand);
@@ -886,17 +816,6 @@ reseed_locked (GstRtpBurstPace * self)
     g_rand_set_seed (self->rand, self->seed);
   else
     g_rand_set_seed (self->rand, g_random_int ());
-}
-
-static void
-unschedule_locked (GstRtpBurstPace * self)
-{
-  if (self->clock_id)
-    gst_clock_id_unschedule (self->clock_id);
-  if (self->direct_waiting) {
-    self->wait_unscheduled = TRUE;
-    BROADCAST (self);
-  }
 }
 
 /* Drops everything queued (flush, READY): counted in flushed-packets.
@@ -1026,8 +945,8 @@ close_open_frame_locked (GstRtpBurstPace * self)
       frame->n_packets, frame->payload_bytes, frame->n_slots);
 
   /* the task may be waiting for this frame's timeout */
-  if (self->waiting_close)
-    unschedule_locked (self);
+  if (self->wait.for_close)
+    gst_rtp_burst_wait_unschedule_locked (&self->wait);
   BROADCAST (self);
 }
 
@@ -1041,6 +960,24 @@ max_queued_frames_locked (GstRtpBurstPace * self)
   if (self->period > 0)
     waiting = (self->sink_hold.offset + self->period - 1) / self->period;
   return MAX_QUEUED_FRAMES + (guint) MIN (waiting, MAX_LATENCY_FRAMES);
+}
+
+/* A downstream flow that ends the stream with an error: posted once, by
+ * upstream or by the element (see the end of gst_rtp_burst_pace_loop). */
+static gboolean
+flow_is_fatal (GstFlowReturn ret)
+{
+  return ret == GST_FLOW_NOT_LINKED || ret < GST_FLOW_EOS;
+}
+
+/* The chain refuses a packet with the stored flow, which upstream acts on:
+ * GstBaseSrc and the like post a fatal flow as an error themselves. */
+static GstFlowReturn
+refuse_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer)
+{
+  gst_buffer_unref (buffer);
+  self->flow_unreported = FALSE;
+  return self->srcresult;
 }
 
 /* Runs with the lock held; may release it while blocking on a full queue.
@@ -1057,10 +994,8 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
   guint payload_len;
   Item *frame;
 
-  if (self->srcresult != GST_FLOW_OK) {
-    gst_buffer_unref (buffer);
-    return self->srcresult;
-  }
+  if (self->srcresult != GST_FLOW_OK)
+    return refuse_packet_locked (self, buffer);
 
   if (!gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp)) {
     gint64 now = g_get_monotonic_time ();
@@ -1095,10 +1030,8 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
       /* the packet arrives now, not when the chain began to wait */
       *now = running_time_now (self);
     }
-    if (self->srcresult != GST_FLOW_OK) {
-      gst_buffer_unref (buffer);
-      return self->srcresult;
-    }
+    if (self->srcresult != GST_FLOW_OK)
+      return refuse_packet_locked (self, buffer);
     frame = g_slice_new0 (Item);
     frame->rtptime = rtptime;
     frame->pts = GST_BUFFER_PTS (buffer);
@@ -1148,10 +1081,8 @@ post_pending_messages (GstRtpBurstPace * self)
     self->num_key_unit_requests++;
   self->post_invalid_warning = FALSE;
   self->post_period_warning = FALSE;
-  rt_warning = self->post_rt_warning;
-  rt_priority = self->rt_failed;
-  rt_error = self->rt_error;
-  self->post_rt_warning = FALSE;
+  rt_warning = gst_rtp_burst_thread_take_warning (&self->thread,
+      &rt_priority, &rt_error);
   UNLOCK (self);
 
   if (dropped) {
@@ -1175,12 +1106,8 @@ post_pending_messages (GstRtpBurstPace * self)
             "and frame arrivals cannot be timed. Set the frame-period "
             "property."));
   if (rt_warning)
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("Could not give the pacing thread real-time priority %d; pacing "
-            "continues at normal priority.", rt_priority),
-        ("pthread_setschedparam (SCHED_FIFO, %d): %s. It needs "
-            "CAP_SYS_NICE or an RLIMIT_RTPRIO of at least %d (ulimit -r).",
-            rt_priority, g_strerror (rt_error), rt_priority));
+    gst_rtp_burst_thread_post_warning (GST_ELEMENT_CAST (self), rt_priority,
+        rt_error);
 }
 
 static GstFlowReturn
@@ -1271,6 +1198,7 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
       flush_items_locked (self);
       gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
       self->srcresult = GST_FLOW_OK;
+      self->eos = FALSE;
       UNLOCK (self);
       ret = gst_pad_push_event (self->srcpad, event);
       if (GST_PAD_MODE (self->srcpad) == GST_PAD_MODE_PUSH)
@@ -1294,8 +1222,16 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
   }
   if (self->srcresult != GST_FLOW_OK) {
     GstFlowReturn result = self->srcresult;
+    /* upstream ends the stream without having seen the task's fatal flow
+     * (it would have posted it): post it now, as queue does at EOS */
+    gboolean post = GST_EVENT_TYPE (event) == GST_EVENT_EOS &&
+        self->flow_unreported && flow_is_fatal (result);
 
+    if (post)
+      self->flow_unreported = FALSE;
     UNLOCK (self);
+    if (post)
+      GST_ELEMENT_FLOW_ERROR (self, result);
     /* like queue: keep sticky events for when the pad is relinked */
     if (result == GST_FLOW_NOT_LINKED && GST_EVENT_IS_STICKY (event)) {
       gst_pad_store_sticky_event (self->srcpad, event);
@@ -1310,6 +1246,13 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
 
   /* a serialized event completes the open frame */
   close_open_frame_locked (self);
+
+  /* after EOS upstream sees no flow returns, until a new stream */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+    self->eos = TRUE;
+  else if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START ||
+      GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
+    self->eos = FALSE;
 
   if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
     GstCaps *caps;
@@ -1435,111 +1378,9 @@ gst_rtp_burst_pace_src_event (GstPad * pad, GstObject * parent,
 
 /* --- the source pad task ------------------------------------------------- */
 
-/* TRUE if @clock is GStreamer's system clock on CLOCK_MONOTONIC, neither
- * calibrated nor slaved: the usual pipeline clock.  Its time is then
- * clock_gettime (CLOCK_MONOTONIC), which g_cond_wait_until () uses too. */
-static gboolean
-clock_is_plain_monotonic_locked (GstRtpBurstPace * self, GstClock * clock)
-{
-  GstClockTime internal, external, num, denom;
-
-#ifndef __linux__
-  /* elsewhere GstSystemClock's monotonic time need not be CLOCK_MONOTONIC */
-  return FALSE;
-#endif
-  if (clock != self->direct_clock) {
-    GstClockType type = GST_CLOCK_TYPE_REALTIME;
-
-    if (G_OBJECT_TYPE (clock) == GST_TYPE_SYSTEM_CLOCK)
-      g_object_get (clock, "clock-type", &type, NULL);
-    gst_object_replace ((GstObject **) & self->direct_clock,
-        GST_OBJECT_CAST (clock));
-    self->direct_clock_ok = type == GST_CLOCK_TYPE_MONOTONIC;
-  }
-  if (!self->direct_clock_ok)
-    return FALSE;
-  gst_clock_get_calibration (clock, &internal, &external, &num, &denom);
-  return internal == external && num == denom;
-}
-
-/* Waits until @target on such a clock with one wake-up, where
- * gst_clock_id_wait () on GstSystemClock wakes twice for waits under 2 ms
- * (a condition wait until 500 us before the deadline, then
- * clock_nanosleep ()).  A wait of up to RTP_BURST_SLEEP_MAX (a slot, as a
- * rule) is one clock_nanosleep () without the lock: the most precise wait
- * here, and unscheduling only takes effect when it returns.  A longer wait
- * (between frames, a frame's timeout, a frame due later) is one timed wait
- * on the element's condition variable, which unschedule_locked () and
- * anything else that broadcasts cond interrupt; it goes back to waiting
- * unless unscheduled.  @now: (out): the clock's time when it returns. */
-#define RTP_BURST_SLEEP_MAX (2 * GST_MSECOND)
-
-static GstClockReturn
-wait_monotonic_locked (GstRtpBurstPace * self, GstClock * clock,
-    GstClockTime target, gboolean for_close, GstClockTime * now)
-{
-  *now = gst_clock_get_time (clock);
-  if (*now >= target)
-    return GST_CLOCK_EARLY;
-
-  self->direct_waiting = TRUE;
-  self->wait_unscheduled = FALSE;
-  self->waiting_close = for_close;
-#ifdef __linux__
-  if (target - *now <= RTP_BURST_SLEEP_MAX) {
-    struct timespec end;
-
-    end.tv_sec = target / GST_SECOND;
-    end.tv_nsec = target % GST_SECOND;
-    UNLOCK (self);
-    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) ==
-        EINTR);
-    LOCK (self);
-  } else
-#endif
-  {
-    gint64 end = (gint64) MIN (target / 1000 + (target % 1000 != 0),
-        (GstClockTime) G_MAXINT64);
-    gboolean signalled = TRUE;
-
-    while (signalled && !self->wait_unscheduled)
-      COND_WAIT_UNTIL (self, end, signalled);
-  }
-  self->direct_waiting = FALSE;
-  self->waiting_close = FALSE;
-  *now = gst_clock_get_time (clock);
-  if (self->wait_unscheduled) {
-    self->wait_unscheduled = FALSE;
-    return GST_CLOCK_UNSCHEDULED;
-  }
-  return GST_CLOCK_OK;
-}
-
-/* Waits until @target with a GstClockID, which unschedule_locked ()
- * unschedules.  @now: (out): the clock's time when it returns. */
-static GstClockReturn
-wait_clock_id_locked (GstRtpBurstPace * self, GstClock * clock,
-    GstClockTime target, gboolean for_close, GstClockTime * now)
-{
-  GstClockID id;
-  GstClockReturn ret;
-
-  id = self->clock_id = gst_clock_new_single_shot_id (clock, target);
-  self->waiting_close = for_close;
-  UNLOCK (self);
-
-  ret = gst_clock_id_wait (id, NULL);
-  *now = gst_clock_get_time (clock);
-
-  LOCK (self);
-  self->clock_id = NULL;
-  self->waiting_close = FALSE;
-  gst_clock_id_unref (id);
-  return ret;
-}
-
-/* Waits on the clock until running time @rt.  Releases the lock meanwhile.
- * Returns the clock's answer; *lateness is how late the wait ended. */
+/* Waits on the pipeline clock until running time @rt (gstrtpburstwait.h).
+ * Releases the lock meanwhile.  Returns the clock's answer; *lateness is
+ * how late the wait ended. */
 static GstClockReturn
 wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
     GstClockTimeDiff * lateness)
@@ -1559,10 +1400,8 @@ wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
   GST_OBJECT_UNLOCK (self);
 
   target = rtp_burst_time_add (rt, base);
-  if (clock_is_plain_monotonic_locked (self, clock))
-    ret = wait_monotonic_locked (self, clock, target, for_close, &now);
-  else
-    ret = wait_clock_id_locked (self, clock, target, for_close, &now);
+  ret = gst_rtp_burst_wait_until_locked (&self->wait, clock, target,
+      for_close, &now);
   gst_object_unref (clock);
   if (lateness)
     *lateness = GST_CLOCK_DIFF (target, now);
@@ -1773,133 +1612,49 @@ start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
   return TRUE;
 }
 
-/* The task's thread settings.  The thread comes from GStreamer's task pool
- * and goes back to it when the task stops, so what the task changes on it is
- * undone when it leaves (restore_thread_settings_locked, on the task's
- * STREAM_STATUS LEAVE, which the pad posts from the thread itself). */
-
-/* Applies timer-slack and realtime-priority to the calling (task) thread
- * where they differ from what it has.  A failure to set the priority is
- * noted for post_pending_messages and not retried until the property
- * changes. */
-static void
-apply_thread_settings_locked (GstRtpBurstPace * self)
-{
-  gboolean policy_changed = FALSE;
-
-  if (self->settings_thread != g_thread_self ()) {
-    /* a thread we have not changed yet: note what it has */
-    self->settings_thread = g_thread_self ();
-    self->slack_applied = 0;
-    self->rt_applied = 0;
-#ifdef PR_GET_TIMERSLACK
-    self->saved_slack = (gulong) prctl (PR_GET_TIMERSLACK, 0, 0, 0, 0);
-#endif
-#ifdef G_OS_UNIX
-    if (pthread_getschedparam (pthread_self (), &self->saved_policy,
-            &self->saved_param) != 0) {
-      self->saved_policy = SCHED_OTHER;
-      memset (&self->saved_param, 0, sizeof (self->saved_param));
-    }
-#endif
-  }
-
-  if (self->realtime_priority != self->rt_applied &&
-      self->realtime_priority != self->rt_failed) {
-#ifdef G_OS_UNIX
-    struct sched_param param = { 0, };
-    int ret;
-
-    if (self->realtime_priority == 0) {
-      ret = pthread_setschedparam (pthread_self (), self->saved_policy,
-          &self->saved_param);
-    } else {
-      param.sched_priority = self->realtime_priority;
-      ret = pthread_setschedparam (pthread_self (), SCHED_FIFO, &param);
-    }
-#else
-    int ret = ENOSYS;
-#endif
-    if (ret == 0) {
-      GST_DEBUG_OBJECT (self, "task thread: real-time priority %d",
-          self->realtime_priority);
-      self->rt_applied = self->realtime_priority;
-      policy_changed = TRUE;
-    } else {
-      self->rt_error = ret;
-      self->rt_failed = self->realtime_priority;
-      self->post_rt_warning = TRUE;
-    }
-  }
-
-#ifdef PR_SET_TIMERSLACK
-  /* Linux resets the slack when the policy changes: set it after */
-  if (self->timer_slack != self->slack_applied || policy_changed) {
-    if (prctl (PR_SET_TIMERSLACK, self->timer_slack ?
-            (unsigned long) self->timer_slack : self->saved_slack, 0, 0,
-            0) != 0)
-      GST_WARNING_OBJECT (self, "could not set the timer slack");
-    self->slack_applied = self->timer_slack;
-  }
-#endif
-}
-
-/* Undoes apply_thread_settings_locked on the calling (task) thread. */
-static void
-restore_thread_settings_locked (GstRtpBurstPace * self)
-{
-  if (self->settings_thread != g_thread_self ())
-    return;
-#ifdef G_OS_UNIX
-  if (self->rt_applied != 0 && pthread_setschedparam (pthread_self (),
-          self->saved_policy, &self->saved_param) != 0)
-    GST_WARNING_OBJECT (self, "could not restore the thread's policy");
-#endif
-#ifdef PR_SET_TIMERSLACK
-  if (self->slack_applied != 0 || self->rt_applied != 0)
-    prctl (PR_SET_TIMERSLACK, self->saved_slack, 0, 0, 0);
-#endif
-  self->settings_thread = NULL;
-  self->slack_applied = 0;
-  self->rt_applied = 0;
-}
-
 static gboolean
 gst_rtp_burst_pace_post_message (GstElement * element, GstMessage * message)
 {
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (element);
 
   if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_STREAM_STATUS) {
-    GstStreamStatusType type;
-    GstElement *owner;
-
-    gst_message_parse_stream_status (message, &type, &owner);
     /* LEAVE is posted from the task's thread as it leaves; the task start
      * ordered the element's construction before it (as at the loop's top) */
     TSAN_ACQUIRE (self);
-    if (type == GST_STREAM_STATUS_TYPE_LEAVE &&
-        GST_MESSAGE_SRC (message) == GST_OBJECT_CAST (self->srcpad)) {
+    if (gst_rtp_burst_thread_left (message, self->srcpad)) {
+      /* give the pooled thread its own slack and policy back */
       LOCK (self);
-      restore_thread_settings_locked (self);
+      gst_rtp_burst_thread_restore (&self->thread, GST_OBJECT_CAST (self));
       UNLOCK (self);
     }
   }
   return GST_ELEMENT_CLASS (parent_class)->post_message (element, message);
 }
 
-/* A push of a paced slot, timed. */
+/* What the task does next (next_locked). */
+typedef enum
+{
+  NEXT_AGAIN,                   /* it waited: look again */
+  NEXT_EVENT,                   /* forward the event at the head */
+  NEXT_PUSH,                    /* push packets of the frame at the head */
+  NEXT_DROPPED,                 /* a frame was dropped: post the messages */
+  NEXT_FLUSHING,                /* srcresult is not OK: pause */
+} Next;
+
+/* A push of packets; for a paced slot, how it was timed. */
 typedef struct
 {
+  guint n_packets;
+  gsize bytes;
   gboolean paced;
   guint64 slot_time, sink_offset;
+  guint64 own_lateness;         /* how late the task woke for the slot */
   guint64 start, end;           /* running times around the push */
   /* for the meter */
-  guint n_packets;
-  guint64 bytes;
   gboolean frame_first, frame_last;
   guint64 frame_start, period;
   guint64 serial;
-} Pushed;
+} Push;
 
 /* Counts how late the task woke for a paced slot, and returns that: its
  * own lateness.  In a frame whose pushes a synchronising sink held (it
@@ -1929,194 +1684,255 @@ note_slot_lateness_locked (GstRtpBurstPace * self, Item * item,
  * slot to the meter: released when the push began, or, if such a sink held
  * it, as late after its slot as the sink released it after its time. */
 static void
-note_push_locked (GstRtpBurstPace * self, const Pushed * pushed)
+note_push_locked (GstRtpBurstPace * self, const Push * push)
 {
-  guint64 target = 0, release = pushed->start;
-  gboolean held = pushed->end != RTP_BURST_TIME_NONE &&
-      rtp_burst_sink_hold_push_done (&self->sink_hold, pushed->slot_time,
-      pushed->sink_offset, pushed->start, pushed->end, &target);
+  guint64 target = 0, release = push->start;
+  gboolean held = push->end != RTP_BURST_TIME_NONE &&
+      rtp_burst_sink_hold_push_done (&self->sink_hold, push->slot_time,
+      push->sink_offset, push->start, push->end, &target);
 
-  self->last_push_end = pushed->end;
+  self->last_push_end = push->end;
   if (held) {
-    self->held_serial = pushed->serial;
+    self->held_serial = push->serial;
     GST_LOG_OBJECT (self, "downstream held the slot at %" GST_TIME_FORMAT
-        " until %" GST_TIME_FORMAT, GST_TIME_ARGS (pushed->slot_time),
-        GST_TIME_ARGS (pushed->end));
-    release = pushed->end > target ? rtp_burst_time_add (pushed->slot_time,
-        pushed->end - target) : pushed->slot_time;
+        " until %" GST_TIME_FORMAT, GST_TIME_ARGS (push->slot_time),
+        GST_TIME_ARGS (push->end));
+    release = push->end > target ? rtp_burst_time_add (push->slot_time,
+        push->end - target) : push->slot_time;
   }
-  rtp_burst_meter_slot (&self->meter, pushed->slot_time, release,
-      pushed->n_packets, pushed->bytes, pushed->frame_first,
-      pushed->frame_last, pushed->frame_start, pushed->period);
+  rtp_burst_meter_slot (&self->meter, push->slot_time, release,
+      push->n_packets, push->bytes, push->frame_first,
+      push->frame_last, push->frame_start, push->period);
 }
 
-static void
-gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
+/* Starts the frame at the head: unpaced, or planned (or dropped) once it
+ * is closed.  A frame still open is waited for, at most one period after
+ * its latest packet, and then closed (NEXT_AGAIN). */
+static Next
+start_head_frame_locked (GstRtpBurstPace * self, Item * item)
 {
-  Pushed pushed = { .paced = FALSE };
-  guint64 own_lateness = 0;
-  GstFlowReturn ret;
-  GstBuffer *single;
-  GstBufferList *list;
-  guint n_out;
-  gsize size;
+  guint64 now = running_time_now (self);
+  guint64 deadline;
+
+  if (item->unpaced) {
+    start_unpaced_locked (self, item);
+    return NEXT_PUSH;
+  }
+  if (item->closed)
+    return start_frame_locked (self, item, now) ? NEXT_PUSH : NEXT_DROPPED;
+
+  deadline = rtp_burst_time_add (item->last_arrival, self->period);
+  if (item->last_arrival == RTP_BURST_TIME_NONE || now == RTP_BURST_TIME_NONE) {
+    TASK_WAIT (self);
+  } else if (now < deadline) {
+    wait_until_locked (self, deadline, TRUE, NULL);
+  } else {
+    GST_DEBUG_OBJECT (self, "closing frame %u: no packet for one period",
+        item->rtptime);
+    self->num_timeout_frames++;
+    close_open_frame_locked (self);
+  }
+  return NEXT_AGAIN;
+}
+
+/* An unpaced frame: its packets leave as they come, all that are there. */
+static Next
+next_unpaced_locked (GstRtpBurstPace * self, Item * item, Push * push)
+{
+  guint n = g_queue_get_length (&item->packets);
+
+  if (n == 0) {
+    if (item->closed)
+      finish_frame_locked (self, item);
+    else
+      TASK_WAIT (self);
+    return NEXT_AGAIN;
+  }
+  push->n_packets = n;
+  return NEXT_PUSH;
+}
+
+/* A paced frame: waits for its next slot.  NEXT_AGAIN once it has no slot
+ * left (it is finished), or when a pause or flush unscheduled the wait
+ * (the slot is waited for again after PLAYING). */
+static Next
+wait_next_slot_locked (GstRtpBurstPace * self, Item * item, Push * push)
+{
+  GstClockTimeDiff lateness = 0;
+  GstClockReturn cret;
+
+  if (!item->have_slot) {
+    if (!rtp_burst_plan_next (&item->plan, self->rand, &item->slot_time,
+            &item->slot_packets)) {
+      finish_frame_locked (self, item);
+      return NEXT_AGAIN;
+    }
+    item->have_slot = TRUE;
+  }
+
+  cret = wait_until_locked (self, item->slot_time, FALSE, &lateness);
+  if (cret == GST_CLOCK_UNSCHEDULED)
+    return NEXT_AGAIN;
+  if (self->srcresult != GST_FLOW_OK)
+    return NEXT_FLUSHING;
+  push->own_lateness = note_slot_lateness_locked (self, item, cret, lateness);
+  if (push->own_lateness <= RTP_BURST_LATE_THRESHOLD ||
+      item->released_slots == 0)
+    item->on_time = item->slot_time - MIN (item->slot_time, item->plan.start);
+
+  item->have_slot = FALSE;
+  push->n_packets = item->slot_packets;
+  push->paced = TRUE;
+  push->slot_time = item->slot_time;
+  push->sink_offset = item->sink_offset;
+  push->start = rtp_burst_time_add (item->slot_time, MAX (lateness, 0));
+  push->frame_first = item->released_slots++ == 0;
+  push->serial = item->serial;
+  push->frame_start = item->plan.start;
+  push->period = item->period;
+  return NEXT_PUSH;
+}
+
+/* What the task does next, with @head the item at the head of the queue.
+ * Waits, at most once per call: for data, for PLAYING, for the rest of an
+ * open frame, for a slot (then NEXT_AGAIN, or NEXT_PUSH for the slot). */
+static Next
+next_locked (GstRtpBurstPace * self, Item ** head, Push * push)
+{
   Item *item;
 
-  TSAN_ACQUIRE (self);
-  LOCK (self);
-again:
-  apply_thread_settings_locked (self);
   if (self->srcresult != GST_FLOW_OK)
-    goto out_flushing;
-
-  item = g_queue_peek_head (&self->items);
+    return NEXT_FLUSHING;
+  item = *head = g_queue_peek_head (&self->items);
   if (item == NULL) {
     TASK_WAIT (self);
-    goto again;
+    return NEXT_AGAIN;
   }
-
-  if (item->event) {
-    GstEvent *event = item->event;
-    gboolean is_eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
-
-    item->event = NULL;
-    g_queue_pop_head (&self->items);
-    item_free (item);
-    if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
-      gst_event_copy_segment (event, &self->segment);
-    BROADCAST (self);
-    UNLOCK (self);
-
-    gst_pad_push_event (self->srcpad, event);
-
-    LOCK (self);
-    /* EOS ends the task, unless a new stream (stream-start, segment) was
-     * queued behind it already */
-    if (is_eos && self->srcresult == GST_FLOW_OK &&
-        g_queue_is_empty (&self->items)) {
-      self->srcresult = GST_FLOW_EOS;
-      goto out_flushing;
-    }
-    UNLOCK (self);
-    return;
-  }
-
+  if (item->event)
+    return NEXT_EVENT;
   /* packets only leave in PLAYING */
   if (!self->playing) {
     TASK_WAIT (self);
-    goto again;
+    return NEXT_AGAIN;
   }
-
   if (!item->started) {
-    guint64 now = running_time_now (self);
+    Next next = start_head_frame_locked (self, item);
 
-    if (item->unpaced) {
-      start_unpaced_locked (self, item);
-    } else if (item->closed) {
-      if (!start_frame_locked (self, item, now)) {
-        /* dropped: tell the application and upstream now */
-        UNLOCK (self);
-        post_pending_messages (self);
-        return;
-      }
-    } else {
-      /* wait for the rest of the frame, at most one period after its
-       * latest packet */
-      guint64 deadline = rtp_burst_time_add (item->last_arrival,
-          self->period);
-
-      if (item->last_arrival == RTP_BURST_TIME_NONE ||
-          now == RTP_BURST_TIME_NONE) {
-        TASK_WAIT (self);
-      } else if (now < deadline) {
-        wait_until_locked (self, deadline, TRUE, NULL);
-      } else {
-        GST_DEBUG_OBJECT (self, "closing frame %u: no packet for one period",
-            item->rtptime);
-        self->num_timeout_frames++;
-        close_open_frame_locked (self);
-      }
-      goto again;
-    }
+    if (next != NEXT_PUSH)
+      return next;
   }
+  if (item->unpaced)
+    return next_unpaced_locked (self, item, push);
+  return wait_next_slot_locked (self, item, push);
+}
 
-  if (item->unpaced) {
-    guint n = g_queue_get_length (&item->packets);
+/* Pushes the event at the head without the lock.  Returns FALSE for the
+ * EOS that ends the task (srcresult is then EOS). */
+static gboolean
+push_event_locked (GstRtpBurstPace * self, Item * item)
+{
+  GstEvent *event = item->event;
+  gboolean is_eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
 
-    if (n == 0) {
-      if (item->closed)
-        finish_frame_locked (self, item);
-      else
-        TASK_WAIT (self);
-      goto again;
-    }
-    n_out = n;
-  } else {
-    GstClockReturn cret;
-    GstClockTimeDiff lateness = 0;
+  item->event = NULL;
+  g_queue_pop_head (&self->items);
+  item_free (item);
+  if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
+    gst_event_copy_segment (event, &self->segment);
+  BROADCAST (self);
+  UNLOCK (self);
 
-    if (!item->have_slot) {
-      if (!rtp_burst_plan_next (&item->plan, self->rand, &item->slot_time,
-              &item->slot_packets)) {
-        finish_frame_locked (self, item);
-        goto again;
-      }
-      item->have_slot = TRUE;
-    }
+  gst_pad_push_event (self->srcpad, event);
 
-    cret = wait_until_locked (self, item->slot_time, FALSE, &lateness);
-    if (cret == GST_CLOCK_UNSCHEDULED)
-      goto again;               /* paused or flushing: re-armed later */
-    if (self->srcresult != GST_FLOW_OK)
-      goto out_flushing;
-    own_lateness = note_slot_lateness_locked (self, item, cret, lateness);
-    if (own_lateness <= RTP_BURST_LATE_THRESHOLD || item->released_slots == 0)
-      item->on_time = item->slot_time - MIN (item->slot_time,
-          item->plan.start);
-
-    item->have_slot = FALSE;
-    n_out = item->slot_packets;
-    pushed.paced = TRUE;
-    pushed.slot_time = item->slot_time;
-    pushed.sink_offset = item->sink_offset;
-    pushed.start = rtp_burst_time_add (item->slot_time, MAX (lateness, 0));
-    pushed.frame_first = item->released_slots++ == 0;
-    pushed.serial = item->serial;
-    pushed.frame_start = item->plan.start;
-    pushed.period = item->period;
+  LOCK (self);
+  /* EOS ends the task, unless a new stream (stream-start, segment) was
+   * queued behind it already */
+  if (is_eos && self->srcresult == GST_FLOW_OK &&
+      g_queue_is_empty (&self->items)) {
+    self->srcresult = GST_FLOW_EOS;
+    return FALSE;
   }
-  size = pop_packets_locked (self, item, n_out, &single, &list);
-  pushed.n_packets = n_out;
-  pushed.bytes = size;
-  pushed.frame_last = item->closed && g_queue_is_empty (&item->packets);
+  return TRUE;
+}
+
+/* Takes the packets of @push from the frame at the head and pushes them
+ * without the lock: one buffer, or a buffer list for several.  Returns
+ * downstream's flow. */
+static GstFlowReturn
+push_packets_locked (GstRtpBurstPace * self, Item * item, Push * push)
+{
+  GstFlowReturn ret;
+  GstBuffer *single;
+  GstBufferList *list;
+
+  push->bytes = pop_packets_locked (self, item, push->n_packets, &single,
+      &list);
+  push->frame_last = item->closed && g_queue_is_empty (&item->packets);
   /* whether late slots at its end made the frame end after its period,
    * for the margin of later frames */
-  if (pushed.frame_last && pushed.paced)
+  if (push->frame_last && push->paced)
     rtp_burst_margin_frame (&self->margin, rtp_burst_time_add
         (item->slot_time - MIN (item->slot_time, item->plan.start),
-            own_lateness), item->on_time, item->period);
-  if (pushed.frame_last)
+            push->own_lateness), item->on_time, item->period);
+  if (push->frame_last)
     finish_frame_locked (self, item);
   UNLOCK (self);
 
   ret = single ? gst_pad_push (self->srcpad, single) :
       gst_pad_push_list (self->srcpad, list);
-  if (pushed.paced)
-    pushed.end = running_time_now (self);
+  if (push->paced)
+    push->end = running_time_now (self);
   LOCK (self);
-  if (pushed.paced)
-    note_push_locked (self, &pushed);
+  if (push->paced)
+    note_push_locked (self, push);
   if (ret == GST_FLOW_FLUSHING) {
     /* refused by a flush (ours or downstream's): discarded, and counted */
-    self->num_packets -= n_out;
-    self->num_bytes -= size;
-    self->num_flushed += n_out;
+    self->num_packets -= push->n_packets;
+    self->num_bytes -= push->bytes;
+    self->num_flushed += push->n_packets;
   }
-  if (self->srcresult != GST_FLOW_OK)
-    goto out_flushing;
-  self->srcresult = ret;
-  if (ret != GST_FLOW_OK)
-    goto out_flushing;
+  return ret;
+}
+
+/* The source pad task: one thing per call, as in queue's loop.  It waits
+ * until there is something to do (next_locked), then forwards an event or
+ * pushes packets. */
+static void
+gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
+{
+  Push push = { .paced = FALSE };
+  GstFlowReturn ret;
+  Item *item;
+  Next next;
+
+  TSAN_ACQUIRE (self);
+  LOCK (self);
+  do {
+    gst_rtp_burst_thread_apply (&self->thread, GST_OBJECT_CAST (self),
+        self->timer_slack, self->realtime_priority);
+    next = next_locked (self, &item, &push);
+  } while (next == NEXT_AGAIN);
+
+  switch (next) {
+    case NEXT_EVENT:
+      if (!push_event_locked (self, item))
+        goto out_flushing;      /* EOS */
+      UNLOCK (self);
+      return;
+    case NEXT_PUSH:
+      ret = push_packets_locked (self, item, &push);
+      if (self->srcresult != GST_FLOW_OK)
+        goto out_flushing;
+      self->srcresult = ret;
+      if (ret != GST_FLOW_OK)
+        goto out_flushing;
+      break;
+    case NEXT_DROPPED:
+      /* tell the application and upstream now */
+      break;
+    default:
+      goto out_flushing;
+  }
   UNLOCK (self);
   post_pending_messages (self);
   return;
@@ -2124,12 +1940,18 @@ again:
 out_flushing:
   {
     GstFlowReturn result = self->srcresult;
+    /* One error per failure, as in queue: upstream posts a fatal flow when
+     * the chain returns it; once upstream has sent EOS it pushes no more,
+     * so the task posts it (and pushes EOS).  A failure before an EOS that
+     * comes without a push in between is posted at that EOS. */
+    gboolean post = flow_is_fatal (result) && self->eos;
 
+    self->flow_unreported = flow_is_fatal (result) && !self->eos;
     GST_DEBUG_OBJECT (self, "pausing task: %s", gst_flow_get_name (result));
     gst_pad_pause_task (self->srcpad);
     BROADCAST (self);
     UNLOCK (self);
-    if (result == GST_FLOW_NOT_LINKED || result < GST_FLOW_EOS) {
+    if (post) {
       GST_ELEMENT_FLOW_ERROR (self, result);
       gst_pad_push_event (self->srcpad, gst_event_new_eos ());
     }
@@ -2146,7 +1968,7 @@ set_flushing (GstRtpBurstPace * self)
 {
   LOCK (self);
   self->srcresult = GST_FLOW_FLUSHING;
-  unschedule_locked (self);
+  gst_rtp_burst_wait_unschedule_locked (&self->wait);
   BROADCAST (self);
   UNLOCK (self);
 }
@@ -2195,6 +2017,7 @@ gst_rtp_burst_pace_src_activate_mode (GstPad * pad, GstObject * parent,
   if (active) {
     LOCK (self);
     self->srcresult = GST_FLOW_OK;
+    self->eos = FALSE;
     UNLOCK (self);
     return start_task (self);
   }
@@ -2255,7 +2078,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
     case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
       LOCK (self);
       self->playing = FALSE;
-      unschedule_locked (self);
+      gst_rtp_burst_wait_unschedule_locked (&self->wait);
       BROADCAST (self);
       UNLOCK (self);
       no_preroll = TRUE;
@@ -2331,7 +2154,7 @@ create_stats_locked (GstRtpBurstPace * self)
   SET_U64 (DROPPED_PACKETS, self->num_dropped_packets);
   SET_U64 (KEY_UNIT_REQUESTS, self->num_key_unit_requests);
   gst_rtp_burst_stats_set_int (s, GST_RTP_BURST_STAT_REALTIME_PRIORITY,
-      self->rt_applied);
+      self->thread.rt_applied);
   SET_U64 (SINK_LATENCY, self->sink_hold.offset);
   SET_U64 (HELD_SLOTS, self->sink_hold.n_held);
   SET_U64 (MARGIN, self->auto_margin ? self->margin.margin : 0);
@@ -2412,8 +2235,8 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
       break;
     case PROP_REALTIME_PRIORITY:
       self->realtime_priority = g_value_get_int (value);
-      self->rt_failed = -1;     /* try again, and warn about that try */
-      self->post_rt_warning = FALSE;
+      /* try again, and warn about that try */
+      gst_rtp_burst_thread_priority_changed (&self->thread);
       break;
     case PROP_AUTO_MARGIN:
       self->auto_margin = g_value_get_boolean (value);

@@ -12,7 +12,7 @@
 # Only the instrumented code is checked: the element, the schedule unit and
 # the tests.  GLib and GStreamer are Debian's uninstrumented libraries; their
 # GMutex is a futex that ThreadSanitizer cannot see, so the element
-# annotates its own lock (gst/gstrtpburstpace.c, TSAN_* macros).
+# annotates its own lock (gst/gstrtpburstlock.h, TSAN_* macros).
 # tests/tsan/tsan.supp is for synchronisation inside GStreamer that the tool
 # cannot see, each entry with its reason; none is needed so far (empty).
 # Environment: TSAN_BUILD_DIR (default build-tsan), TSAN_REPEAT (default 3).

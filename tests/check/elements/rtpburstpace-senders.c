@@ -64,6 +64,9 @@ sync_sink_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   gst_clock_id_wait (id, NULL);
   gst_clock_id_unref (id);
   gst_object_unref (clock);
+  /* the pad ran handover_probe before this chain function, which has read
+   * sync_sink since: announce the hand-over again */
+  TEST_TSAN_RELEASE (buf);
   return sync_sink.chain (pad, parent, buf);
 }
 

@@ -559,18 +559,25 @@ static const GstFlowReturn downstream_flows[] = {
   GST_FLOW_NOT_LINKED, GST_FLOW_FLUSHING, GST_FLOW_ERROR, GST_FLOW_EOS
 };
 
+/* Waits until the element's task has paused itself: GstTask holds the
+ * source pad's stream lock for as long as it runs. */
+static void
+wait_task_paused (Fixture * f)
+{
+  GstPad *pad = gst_element_get_static_pad (f->h->element, "src");
+
+  GST_PAD_STREAM_LOCK (pad);
+  GST_PAD_STREAM_UNLOCK (pad);
+  gst_object_unref (pad);
+}
+
 GST_START_TEST (test_downstream_flow)
 {
   Fixture f;
   GstBus *bus = gst_bus_new ();
   GstMessage *msg;
-  GstFlowReturn ret;
-  gboolean fatal;
-  guint i;
 
   downstream_flow = downstream_flows[__i__];
-  fatal = downstream_flow == GST_FLOW_NOT_LINKED ||
-      downstream_flow < GST_FLOW_EOS;
   fixture_init (&f, CAPS_25, NULL);
   gst_element_set_bus (f.h->element, bus);
   gst_pad_add_probe (f.h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
@@ -579,34 +586,111 @@ GST_START_TEST (test_downstream_flow)
   fail_unless (gst_harness_crank_single_clock_wait (f.h));
 
   /* the task stops; the chain returns the flow to upstream */
-  for (i = 0; i < 1000; i++) {
-    ret = gst_harness_push (f.h, test_rtp_packet (f.seq_in++, 5000, TRUE, 100,
-            PERIOD));
-    if (ret != GST_FLOW_OK)
-      break;
-    g_usleep (1000);
-  }
-  fail_unless_equals_int (ret, downstream_flow);
+  wait_task_paused (&f);
+  fail_unless_equals_int (gst_harness_push (f.h, test_rtp_packet (f.seq_in++,
+              5000, TRUE, 100, PERIOD)), downstream_flow);
 
-  /* fatal flows are posted as an error naming the flow (the task posts it
-   * after the chain has seen the flow: wait for it) */
-  msg = gst_bus_timed_pop_filtered (bus, fatal ? 10 * GST_SECOND :
-      200 * GST_MSECOND, GST_MESSAGE_ERROR);
-  if (fatal) {
-    GError *err = NULL;
-    gchar *dbg = NULL;
-
-    fail_unless (msg != NULL);
-    gst_message_parse_error (msg, &err, &dbg);
-    fail_unless (strstr (dbg, gst_flow_get_name (downstream_flow)) != NULL,
-        "%s", dbg);
-    g_error_free (err);
-    g_free (dbg);
-    gst_message_unref (msg);
-  } else {
-    fail_unless (msg == NULL);
-  }
+  /* before EOS the element posts nothing: upstream acts on the flow (a
+   * fatal one is posted by GstBaseSrc, see test_flow_error_once) */
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg == NULL);
   gst_element_set_bus (f.h->element, NULL);
+  gst_object_unref (bus);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* When a fatal downstream flow comes, relative to upstream's EOS. */
+typedef enum
+{
+  /* before EOS; upstream pushes again and gets the flow */
+  FLOW_BEFORE_EOS_RETURNED,
+  /* before EOS; upstream pushes nothing more but its EOS */
+  FLOW_BEFORE_EOS_UNSEEN,
+  /* after EOS (queued behind the frame) */
+  FLOW_AFTER_EOS,
+} FlowWhen;
+
+static const struct
+{
+  GstFlowReturn flow;
+  FlowWhen when;
+} fatal_flows[] = {
+  {GST_FLOW_NOT_NEGOTIATED, FLOW_BEFORE_EOS_RETURNED},
+  {GST_FLOW_NOT_NEGOTIATED, FLOW_BEFORE_EOS_UNSEEN},
+  {GST_FLOW_NOT_NEGOTIATED, FLOW_AFTER_EOS},
+  {GST_FLOW_ERROR, FLOW_BEFORE_EOS_RETURNED},
+  {GST_FLOW_ERROR, FLOW_BEFORE_EOS_UNSEEN},
+  {GST_FLOW_ERROR, FLOW_AFTER_EOS},
+  {GST_FLOW_NOT_LINKED, FLOW_BEFORE_EOS_RETURNED},
+  {GST_FLOW_NOT_LINKED, FLOW_AFTER_EOS},
+};
+
+/* One error on the bus per fatal flow, as with queue: upstream (here the
+ * test, doing what GstBaseSrc does with a fatal flow: post it, push EOS)
+ * posts it when the chain returns it; after upstream's EOS the element
+ * does, since upstream then sees no flow. */
+GST_START_TEST (test_flow_error_once)
+{
+  GstElement *upstream = gst_element_factory_make ("fakesrc", "upstream");
+  GstBus *bus = gst_bus_new ();
+  FlowWhen when = fatal_flows[__i__].when;
+  GstMessage *msg;
+  GstEvent *ev;
+  GError *err = NULL;
+  gchar *dbg = NULL;
+  Fixture f;
+
+  downstream_flow = fatal_flows[__i__].flow;
+  fixture_init (&f, CAPS_25, NULL);
+  gst_element_set_bus (f.h->element, bus);
+  gst_element_set_bus (upstream, bus);
+  gst_pad_add_probe (f.h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
+      fail_downstream, NULL, NULL);
+  push_frame (&f, 0, 2, 1000);
+  if (when == FLOW_AFTER_EOS)
+    fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  /* the first slot's push fails; the task pauses */
+  fail_unless (gst_harness_crank_single_clock_wait (f.h));
+  wait_task_paused (&f);
+
+  if (when == FLOW_BEFORE_EOS_RETURNED) {
+    GstFlowReturn ret = gst_harness_push (f.h, test_rtp_packet (f.seq_in++,
+            5000, TRUE, 100, PERIOD));
+
+    fail_unless_equals_int (ret, downstream_flow);
+    GST_ELEMENT_FLOW_ERROR (upstream, ret);
+  }
+  if (when != FLOW_AFTER_EOS)
+    gst_harness_push_event (f.h, gst_event_new_eos ());
+  else {
+    /* the task pushed EOS after the error */
+    while ((ev = gst_harness_pull_event (f.h)) &&
+        GST_EVENT_TYPE (ev) != GST_EVENT_EOS)
+      gst_event_unref (ev);
+    fail_unless (ev != NULL);
+    gst_event_unref (ev);
+  }
+
+  /* exactly one error, naming the flow, from whoever could tell */
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  fail_unless (GST_MESSAGE_SRC (msg) == (when == FLOW_BEFORE_EOS_RETURNED ?
+          GST_OBJECT_CAST (upstream) : GST_OBJECT_CAST (f.h->element)));
+  gst_message_parse_error (msg, &err, &dbg);
+  fail_unless (strstr (dbg, gst_flow_get_name (downstream_flow)) != NULL,
+      "%s", dbg);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg == NULL, "a second error from %s",
+      msg ? GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)) : "");
+
+  gst_element_set_bus (f.h->element, NULL);
+  gst_element_set_bus (upstream, NULL);
+  gst_object_unref (upstream);
   gst_object_unref (bus);
   fixture_clear (&f);
 }
@@ -1536,6 +1620,8 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_properties_while_playing);
   tcase_add_loop_test (tc, test_downstream_flow, 0,
       G_N_ELEMENTS (downstream_flows));
+  tcase_add_loop_test (tc, test_flow_error_once, 0,
+      G_N_ELEMENTS (fatal_flows));
   tcase_add_test (tc, test_max_rate_spreads_keyframe);
   tcase_add_test (tc, test_max_latency_compresses);
   tcase_add_test (tc, test_overload_drop);
