@@ -13,8 +13,8 @@ Ports (base port P; a recipe uses only some of them):
     P+1    RTCP from the sender (sender reports)            rtpbin recipes
     P+2    ST 2022-1 column FEC (rtpbin send_fec_src_0_0)   fec recipes
     P+3    ST 2022-1 row FEC    (rtpbin send_fec_src_0_1)   fec recipes
-    P+5    RTCP from the receiver to the sender (receiver reports, NACKs);
-           only with receive-video --sender
+    P+5    RTCP from the receiver to the sender (receiver reports, NACKs):
+           to receive-video --sender, else to the host the RTP comes from
 
 Where rtpburstpace sits: directly after the payloader, before rtpbin's
 send_rtp_sink_0 (and before rtpulpfecenc).  The FEC encoders then run in the
@@ -152,7 +152,7 @@ def _recipes():
                    % (how, " after the element" if paced else "")))
         add(Recipe("%s-rtx" % mode, paced, "rtx", 0, 0, 0, 2 * BASE_LATENCY_MS,
                    "%s; retransmission (rtprtxsend / rtprtxreceive as rtpbin "
-                   "aux elements, NACKs in RTCP, receiver needs --sender)" % how))
+                   "aux elements, NACKs in RTCP back to the sender)" % how))
     return table
 
 
@@ -279,7 +279,9 @@ def receiver_plan(recipe, port, sender=None, latency_ms=None):
         fragments.append("udpsink name=rtcpsink host=%s port=%d sync=false async=false"
                          % (sender, port + PORT_RTCP_BACK))
     else:
-        fragments.append("fakesink name=rtcpsink sync=false async=false")
+        # no --sender: the receiver adds the address the RTP packets come
+        # from (receive-video does, on the first packet)
+        fragments.append("multiudpsink name=rtcpsink sync=false async=false")
     from_rtpbin.append(("send_rtcp_src_0", "rtcpsink"))
     if recipe.protection == "st2022":
         props["fec-decoders"] = _st2022_fec_decoders(recipe, latency_ms)
@@ -334,7 +336,7 @@ def table_markdown():
         if r.protection == "st2022":
             ports += ["P+2 column FEC", "P+3 row FEC"]
         if uses_rtpbin(r):
-            ports.append("P+5 RTCP back%s" % (" (required)" if needs_sender(r) else ""))
+            ports.append("P+5 RTCP back%s" % (" (NACKs)" if needs_sender(r) else ""))
         what = r.summary if name != "recommended" else "alias of `%s`" % r.name
         rows.append("| `%s` | %s | %d ms | %s |" % (name, what, r.latency_ms, ", ".join(ports)))
     return "\n".join(rows)
