@@ -29,6 +29,15 @@ the FEC or RTX packets between the frames become "frames" of their own that
 each take a frame's span, so the media frames are squeezed (catch-up) and the
 repair packets are held back.
 
+Keyframe requests: in the recipes with rtpbin (RTCP both ways) the receiver's
+rtph264depay has request-keyframe=true: a loss that FEC or retransmission
+did not repair in time (the jitterbuffer's packet-lost event) makes it ask
+for a keyframe, which rtpbin sends to the sender as an RTCP PLI (the media
+caps allow it: MEDIA_CAPS) and the sender's rtpbin passes upstream to the
+encoder (through rtpburstpace) as a force-key-unit event.  Without it, no
+frame after an unrepaired loss in a reference frame is intact until the
+next regular keyframe, up to key-int-max frames later.
+
 Latency (receiver jitterbuffer, rtpbin latency): 100 ms covers the element's
 spread of a frame (0.9 frame period, 36 ms at 25 fps) and loopback or LAN
 jitter; ST 2022-1 adds the time until the column FEC packet that repairs a
@@ -93,8 +102,11 @@ RTX_SESSION_BANDWIDTH = 4000000
 #: jitterbuffer's packet-lost events came.
 ULPFEC_STORAGE_EXTRA_MS = 500
 
+#: The receiver's caps.  rtpbin sends a PLI for a keyframe request only when
+#: the payload type's caps allow it (rtcp-fb-nack-pli, SDP a=rtcp-fb:96 nack
+#: pli); rtpsession takes them from the udpsrc's caps.
 MEDIA_CAPS = ("application/x-rtp,media=video,clock-rate=%d,encoding-name=H264,"
-              "payload=%d" % (CLOCK_RATE, MEDIA_PT))
+              "payload=%d,rtcp-fb-nack-pli=(boolean)true" % (CLOCK_RATE, MEDIA_PT))
 
 Recipe = collections.namedtuple("Recipe", [
     "name",        # as given to --recipe
@@ -257,8 +269,9 @@ def sender_plan(recipe, host, port, source=None):
 
 def receiver_plan(recipe, port, sender=None, latency_ms=None):
     latency_ms = latency_ms or recipe.latency_ms
-    client = ("rtph264depay name=depay ! h264parse ! "
-              "avdec_h264 name=dec output-corrupt=false ! fakesink name=sink sync=false")
+    client = ("rtph264depay name=depay%s ! h264parse ! "
+              "avdec_h264 name=dec output-corrupt=false ! fakesink name=sink sync=false"
+              % (" request-keyframe=true" if uses_rtpbin(recipe) else ""))
     src = 'udpsrc name=rtpsrc port=%d caps="%s"' % (port + PORT_RTP, MEDIA_CAPS)
     if not uses_rtpbin(recipe):
         chain = "%s ! rtpjitterbuffer name=jb latency=%d do-lost=true ! %s" % (

@@ -13,14 +13,23 @@ what they print:
   frames_intact > 0.9 x frames_sent;
 
   with receive-video --drop every=7 (every 7th media packet dropped before
-  the jitterbuffer) for paced, recommended and paced-fec5x5: the recovery
-  recipes report packets_recovered > 0 and more intact frames than paced,
-  at least 0.8 x frames_sent, and paced none recovered.
+  the jitterbuffer) for paced, recommended (without --sender: its RTCP goes
+  to where the RTP comes from) and paced-fec5x5: the recovery recipes
+  report packets_recovered > 0 and more intact frames than paced, at least
+  0.8 x frames_sent, and paced none recovered;
+
+  with --drop every=5, more than paced-fec10x10 repairs: the receiver asked
+  for keyframes and the sender's encoder made more than its regular ones
+  (one per 50 frames) plus one;
+
+  in every run frames_intact <= frames_complete_by_deadline and <=
+  frames_sent, and without drops every decoded frame matched a frame that
+  came in.
 
 Exit codes: 0 pass, 1 fail, 77 skipped (no PyGObject / GStreamer bindings or
 a GStreamer plugin the recipes need is missing).  rtpburstpace is taken from
 GST_PLUGIN_PATH, else from ../../build/gst relative to this file; a missing
-rtpburstpace is a failure, not a skip.  About 50 s (eight runs of 3 s of
+rtpburstpace is a failure, not a skip.  About 60 s (nine runs of 3 s of
 video each, one after the other).
 
     /usr/bin/python3 tests/senders/video_recipes.py [--seconds 3] [-v]
@@ -42,9 +51,13 @@ SECOND_SOURCE = (
     "video/x-raw,width=640,height=360,framerate=30/1 ! "
     "x264enc tune=zerolatency speed-preset=ultrafast bitrate=1500 key-int-max=60")
 DROP = "every=7"
-RX_KEYS = ("frames_intact", "frames_complete_by_deadline", "packets_lost",
-           "packets_recovered", "packets_received", "packets_dropped")
-TX_KEYS = ("frames_sent", "packets_sent", "bytes_sent", "recipe", "pipeline")
+RX_KEYS = ("frames_intact", "frames_decoded", "frames_decoded_unmatched",
+           "frames_complete_by_deadline", "packets_lost", "packets_recovered",
+           "packets_received", "packets_dropped", "keyframe_requests")
+TX_KEYS = ("frames_sent", "keyframes_sent", "packets_sent", "bytes_sent", "recipe",
+           "pipeline")
+KEYINT = 50     # key-int-max of the default source
+UNREPAIRED = "every=5"   # more than FEC 10x10 repairs: keyframe requests
 NEEDED = ("videotestsrc", "x264enc", "h264parse", "rtph264pay", "rtph264depay",
           "avdec_h264", "rtpjitterbuffer", "rtpbin", "udpsrc", "udpsink",
           "rtprtxsend", "rtprtxreceive", "rtpst2022-1-fecenc", "rtpst2022-1-fecdec",
@@ -184,6 +197,7 @@ def main():
         ("paced", DROP, None, True),
         ("recommended", DROP, None, False),
         ("paced-fec5x5", DROP, None, True),
+        ("paced-fec10x10", UNREPAIRED, None, True),
     ]
     t0 = time.monotonic()
     for recipe, drop, source, sender in plan:
@@ -206,6 +220,9 @@ def main():
             problems.append("no frames sent")
         if not drop and intact <= 0.9 * sent:
             problems.append("frames_intact %s <= 0.9 x frames_sent %s" % (intact, sent))
+        if not drop and rxj.get("frames_decoded_unmatched", 0) != 0:
+            problems.append("%s decoded frames matched no frame received"
+                            % rxj.get("frames_decoded_unmatched"))
         # a frame the decoder passed as intact had all its packets: more
         # intact frames than complete ones would mean damaged frames counted
         if intact > sent or intact > rxj.get("frames_complete_by_deadline", 0):
@@ -231,6 +248,15 @@ def main():
         if rxj.get("frames_intact", 0) < 0.8 * txj.get("frames_sent", 0):
             failures.append("%s: frames_intact %s < 0.8 x frames_sent %s" % (
                 label, rxj.get("frames_intact"), txj.get("frames_sent")))
+
+    # an unrepaired loss makes the receiver ask for a keyframe (RTCP PLI) and
+    # the sender's encoder make one
+    txj, rxj = results[("paced-fec10x10", UNREPAIRED, None)]
+    regular = -(-txj.get("frames_sent", 0) // KEYINT)
+    if rxj.get("keyframe_requests", 0) <= 0 or txj.get("keyframes_sent", 0) <= regular + 1:
+        failures.append("paced-fec10x10 --drop %s: %s keyframe requests, %s keyframes sent "
+                        "(regular: %d)" % (UNREPAIRED, rxj.get("keyframe_requests"),
+                                           txj.get("keyframes_sent"), regular))
 
     print("%.0f s" % (time.monotonic() - t0))
     if failures:
