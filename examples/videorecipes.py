@@ -81,6 +81,12 @@ DEFAULT_SOURCE = (
     "video/x-raw,width=1280,height=720,framerate=25/1 ! "
     "x264enc bitrate=4000 speed-preset=superfast bframes=2 key-int-max=50")
 
+#: rtpburstpace's rate cap in the "capped" recipes: 9 Mbit/s of RTP (below
+#: the 10 Mbit/s bottleneck of tests/testbed/), so that a keyframe of 60
+#: packets of 1200 bytes leaves over 64 ms instead of the frame's 36 ms,
+#: within the receiver's base latency.
+CAP_PROPS = "max-rate=9000000"
+
 #: The receiver's base jitterbuffer latency (ms), see the module docstring.
 BASE_LATENCY_MS = 100
 #: Packets per second at which the FEC latencies below are computed: the
@@ -111,6 +117,7 @@ MEDIA_CAPS = ("application/x-rtp,media=video,clock-rate=%d,encoding-name=H264,"
 Recipe = collections.namedtuple("Recipe", [
     "name",        # as given to --recipe
     "paced",       # rtpburstpace after the payloader
+    "pace_props",  # its properties (gst-launch syntax), "" for the defaults
     "protection",  # None, "st2022", "ulpfec" or "rtx"
     "rows",        # ST 2022-1 matrix (rows D, columns L), else 0
     "columns",
@@ -143,26 +150,29 @@ def _recipes():
     table = collections.OrderedDict()
 
     def add(r):
+        if r.protection:
+            r = r._replace(summary=r.summary + "; keyframe request (PLI) on a loss left")
         table[r.name] = r
 
-    for paced in (False, True):
-        mode = "paced" if paced else "bursty"
-        how = ("rtpburstpace after the payloader" if paced
-               else "the payloader's bursts")
-        add(Recipe(mode, paced, None, 0, 0, 0, BASE_LATENCY_MS,
+    modes = [("bursty", None, "the payloader's bursts"),
+             ("paced", "", "rtpburstpace after the payloader"),
+             ("capped", CAP_PROPS, "rtpburstpace %s after the payloader" % CAP_PROPS)]
+    for mode, props, how in modes:
+        paced = props is not None
+        add(Recipe(mode, paced, props, None, 0, 0, 0, BASE_LATENCY_MS,
                    "%s, no rtpbin, no repair" % how))
         for d in (5, 10):
-            add(Recipe("%s-fec%dx%d" % (mode, d, d), paced, "st2022", d, d, 0,
+            add(Recipe("%s-fec%dx%d" % (mode, d, d), paced, props, "st2022", d, d, 0,
                        st2022_latency_ms(d, d),
                        "%s; ST 2022-1 FEC %d rows x %d columns (rtpbin "
                        "fec-encoders), +%d %% packets"
                        % (how, d, d, round(100.0 * 2 / d))))
-        add(Recipe("%s-ulpfec" % mode, paced, "ulpfec", 0, 0, 20,
+        add(Recipe("%s-ulpfec" % mode, paced, props, "ulpfec", 0, 0, 20,
                    BASE_LATENCY_MS + 50,
                    "%s; ULPFEC (rtpulpfecenc percentage=20%s, rtpulpfecdec with "
                    "rtpbin's storage), +20 %% packets"
                    % (how, " after the element" if paced else "")))
-        add(Recipe("%s-rtx" % mode, paced, "rtx", 0, 0, 0, 2 * BASE_LATENCY_MS,
+        add(Recipe("%s-rtx" % mode, paced, props, "rtx", 0, 0, 0, 2 * BASE_LATENCY_MS,
                    "%s; retransmission (rtprtxsend / rtprtxreceive as rtpbin "
                    "aux elements, NACKs in RTCP back to the sender)" % how))
     return table
@@ -229,6 +239,8 @@ def sender_plan(recipe, host, port, source=None):
     chain = "%s ! %s" % (source, pay)
     if recipe.paced:
         chain += " ! rtpburstpace name=pace"
+        if recipe.pace_props:
+            chain += " " + recipe.pace_props
     if not uses_rtpbin(recipe):
         chain += " ! udpsink name=rtpsink host=%s port=%d" % (host, port + PORT_RTP)
         return Plan([chain], None, [], [], [])

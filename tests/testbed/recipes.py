@@ -7,8 +7,8 @@ warm-up send-video in sv for --duration seconds, both with the recipe of the cas
 (examples/videorecipes.py; the default source: x264 at 4 Mbit/s with B-frames).  The receiver
 sends its RTCP (NACKs) back to where the RTP comes from.  Cases are recipe names, and "tbf":
 the bursty recipe through a tc tbf on the video sender's own egress at --tbf-factor x 4 Mbit/s
-on the wire (as run.py --mode tbf).  All cases run once per repetition, interleaved, with 1 and
-with 0 TCP flows (--tcp).
+on the wire (as run.py --mode tbf).  All cases run once per repetition, interleaved, with 1 TCP
+flow (--cases) and without TCP (--cases-no-tcp, by default fewer).
 
 Per run it records what the applications print (their last-line JSON) and:
   intact        frames_intact / frames_sent (frames out of avdec_h264 output-corrupt=false at
@@ -27,7 +27,7 @@ Prints a line per run on stderr, then the medians as a Markdown table and issue 
 criterion for --recommended; --out DIR writes recipes.csv (a row per run), runs.jsonl (both
 applications' JSON per run) and table.md there.  What the tools print goes to --log FILE
 (default: a new /tmp/rtpburstpace-recipes-*.log).  Needs root; run with Debian's
-/usr/bin/python3.  About 32 s a run: the default (9 cases x 2 x 3 x 20 s) takes ~30 minutes.
+/usr/bin/python3.  About 33 s a run: the default ((11 + 6 cases) x 3 x 20 s) takes ~28 minutes.
   sudo /usr/bin/python3 tests/testbed/recipes.py --out docs/results/recipes
   sudo /usr/bin/python3 tests/testbed/recipes.py --quick --cases paced,paced-rtx
   sudo /usr/bin/python3 tests/testbed/recipes.py --source 'videotestsrc is-live=true ! ... ! x264enc'
@@ -54,8 +54,10 @@ import videorecipes  # noqa: E402
 SEND = os.path.join(ROOT, "examples", "send-video")
 RECEIVE = os.path.join(ROOT, "examples", "receive-video")
 PORT = 5000
-CASES = ["bursty", "tbf", "paced", "bursty-fec5x5", "bursty-rtx", "paced-fec5x5",
-         "paced-fec10x10", "paced-ulpfec", "paced-rtx"]
+CASES = ["bursty", "tbf", "paced", "capped", "bursty-fec5x5", "bursty-rtx", "paced-fec5x5",
+         "paced-fec10x10", "paced-ulpfec", "paced-rtx", "capped-rtx"]
+# without TCP: the senders alone, and one of each kind of repair
+CASES_NO_TCP = ["bursty", "tbf", "paced", "capped", "paced-fec5x5", "paced-rtx"]
 # the stream as run.py describes it (for stream_wire_bps and the tbf rate)
 STREAM = ["--codec", "h264", "--rate", "4", "--mtu", str(videorecipes.MTU)]
 SENDER_STARTUP_S = 1.5   # left out of the TCP figure at the start of the video
@@ -170,13 +172,18 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
                  "receiver_lines": [l for l in rx_out.splitlines() if l.startswith("t=")]}
 
 
+def case_keys(cases, a):
+    """[(case, tcp flows)] in the order they run: a.cases_no_tcp without TCP."""
+    return [(c, t) for t in a.tcp for c in (cases if t else a.cases_no_tcp)]
+
+
 def run_all(cases, a, tools, work, out=None):
     """Every case with every --tcp count, a.reps times, interleaved; {(case, tcp): [row]}.
     A run that fails is recorded with its error and the others go on."""
-    keys = [(c, t) for t in a.tcp for c in cases]
+    keys = case_keys(cases, a)
     rows = {k: [] for k in keys}
     total, n = a.reps * len(keys), 0
-    width = max(len(c) for c in cases) + 10
+    width = max(len(c) for c, _t in keys) + 10
     for rep in range(a.reps):
         for case, tcp in keys:
             n += 1
@@ -224,7 +231,8 @@ def criterion(rows, recommended):
            ("%s, 1 TCP flow: TCP %.2f Mbit/s (>= 3)" % (recommended, tcp), tcp >= 3.0)]
     for case, tcp_flows in rows:
         loss = compare.median(rows, (case, tcp_flows), "residual_loss")
-        if tcp_flows == 0 and case.startswith("paced") and loss is not None:
+        if tcp_flows == 0 and case != "tbf" and videorecipes.get(case).paced \
+                and loss is not None:
             out.append(("%s, no TCP: loss after repair %.2f %% (0)" % (case, 100 * loss),
                         loss == 0))
     return out
@@ -235,6 +243,8 @@ def main():
     ap.set_defaults(duration=20.0)
     ap.add_argument("--cases", default=",".join(CASES),
                     help="comma-separated recipe names and tbf (default: %(default)s)")
+    ap.add_argument("--cases-no-tcp", default=",".join(CASES_NO_TCP),
+                    help="the cases without TCP (default: %(default)s)")
     ap.add_argument("--tcp", default="1,0", help="TCP flow counts (default: 1,0)")
     ap.add_argument("--tbf-factor", type=float, default=1.25)
     ap.add_argument("--source", help="send-video --source (default: its test pattern)")
@@ -250,7 +260,8 @@ def main():
         a.reps, a.duration = 1, 8.0
     a.tcp = [int(x) for x in a.tcp.split(",")]
     cases = a.cases.split(",")
-    for c in cases:
+    a.cases_no_tcp = a.cases_no_tcp.split(",") if a.cases_no_tcp else cases
+    for c in cases + a.cases_no_tcp:
         if c != "tbf":
             videorecipes.get(c)     # KeyError on an unknown recipe
     recommended = videorecipes.get(a.recommended).name
@@ -261,7 +272,7 @@ def main():
     log = a.log or os.path.join(tempfile.gettempdir(), time.strftime(
         "rtpburstpace-recipes-%Y%m%d-%H%M%S.log"))
     print("recipes.py: %d runs of %g s; the tools' output in %s" % (
-        a.reps * len(cases) * len(a.tcp), a.duration, log), file=sys.stderr, flush=True)
+        a.reps * len(case_keys(cases, a)), a.duration, log), file=sys.stderr, flush=True)
     if a.out:
         os.makedirs(a.out, exist_ok=True)
         for f in ("recipes.csv", "runs.jsonl"):
@@ -276,9 +287,10 @@ def main():
         sys.exit("recipes.py: interrupted, testbed removed")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    keys = [(c, t) for t in a.tcp for c in cases]
+    keys = case_keys(cases, a)
     text = [compare.table(rows, keys, nice=True, show=SHOW, header=HEADER,
-                          mode_name={c: name_of(c, a.tbf_factor) for c in cases}, percent=PERCENT), ""]
+                          mode_name={c: name_of(c, a.tbf_factor) for c, _t in keys},
+                          percent=PERCENT), ""]
     checks = criterion(rows, recommended)
     if checks is None:
         text.append("criterion: not evaluated (%s with 1 TCP flow did not run)" % recommended)
