@@ -279,11 +279,12 @@ def sender_plan(recipe, host, port, source=None):
     return Plan(fragments, props, to_rtpbin, from_rtpbin, hooks)
 
 
-def receiver_plan(recipe, port, sender=None, latency_ms=None):
+def receiver_plan(recipe, port, sender=None, latency_ms=None, keyframe_requests=True):
     latency_ms = latency_ms or recipe.latency_ms
     client = ("rtph264depay name=depay%s ! h264parse ! "
               "avdec_h264 name=dec output-corrupt=false ! fakesink name=sink sync=false"
-              % (" request-keyframe=true" if uses_rtpbin(recipe) else ""))
+              % (" request-keyframe=true" if uses_rtpbin(recipe) and keyframe_requests
+                 else ""))
     src = 'udpsrc name=rtpsrc port=%d caps="%s"' % (port + PORT_RTP, MEDIA_CAPS)
     if not uses_rtpbin(recipe):
         chain = "%s ! rtpjitterbuffer name=jb latency=%d do-lost=true ! %s" % (

@@ -137,6 +137,8 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
                   "%g" % (args.warmup + args.duration + 7)]
         if a.latency:
             rx_cmd += ["--latency", str(a.latency)]
+        if a.no_keyframe_requests:
+            rx_cmd += ["--no-keyframe-requests"]
         receiver = bed.start(bed.rx, rx_cmd, stdout=subprocess.PIPE, stderr=tools, env=env)
         if not run.wait_line(receiver, "receive-video:", 30):
             raise RuntimeError("receive-video did not start")
@@ -249,6 +251,8 @@ def main():
     ap.add_argument("--tbf-factor", type=float, default=1.25)
     ap.add_argument("--source", help="send-video --source (default: its test pattern)")
     ap.add_argument("--latency", type=int, help="receive-video --latency (default: the recipe's)")
+    ap.add_argument("--no-keyframe-requests", action="store_true",
+                    help="receive-video --no-keyframe-requests (no RTCP PLI)")
     ap.add_argument("--recommended", default="recommended",
                     help="the case the criterion is checked for (default: the recipe "
                          "'recommended' stands for)")
