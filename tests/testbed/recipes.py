@@ -36,6 +36,7 @@ import json
 import os
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -222,6 +223,43 @@ def run_all(cases, a, tools, work, out=None):
     return rows
 
 
+EXTRA = [("frames decoded", lambda tx, rx: "%.1f %%" % (100.0 * rx["frames_decoded"]
+                                                       / max(1, tx["frames_sent"]))),
+         ("keyframes sent", lambda tx, rx: tx["keyframes_sent"]),
+         ("keyframe requests", lambda tx, rx: rx["keyframe_requests"]),
+         ("retransmission round trip ms", lambda tx, rx: round(
+             (rx["jitterbuffer"] or {}).get("rtx-rtt", 0) / 1e6, 1)),
+         ("requests per retransmitted packet", lambda tx, rx: round(
+             (rx["jitterbuffer"] or {}).get("rtx-per-packet", 0), 2)),
+         ("media packets per frame", lambda tx, rx: rx.get("packets_per_frame_p50")),
+         ("largest burst at the receiver", lambda tx, rx: rx.get("burst_all_max"))]
+
+
+def from_runs(path):
+    """Markdown table of more per-run figures (medians over the repetitions) from the
+    runs.jsonl of an earlier --out: decoded frames (what avdec_h264 output-corrupt=false
+    passed, intact or not), keyframes, keyframe requests, the jitterbuffer's retransmission
+    round trip and requests per retransmitted packet, packets per frame, bursts."""
+    runs = {}
+    with open(path) as f:
+        for line in f:
+            d = json.loads(line)
+            if d.get("status") == "ok":
+                runs.setdefault((d["case"], d["tcp_flows"]), []).append(d)
+    out = ["| case | TCP flows | runs | " + " | ".join(n for n, _f in EXTRA) + " |",
+           "|---|---|---|" + "---|" * len(EXTRA)]
+    for (case, tcp), ds in runs.items():
+        cells = []
+        for _name, f in EXTRA:
+            v = [f(d["sender"], d["receiver"]) for d in ds]
+            num = [float(str(x).rstrip(" %")) for x in v if x is not None]
+            med = statistics.median(num) if num else None
+            cells.append("—" if med is None else ("%.1f %%" % med if "%" in str(v[0])
+                                                  else "%g" % med))
+        out.append("| `%s` | %d | %d | %s |" % (case, tcp, len(ds), " | ".join(cells)))
+    return "\n".join(out)
+
+
 def criterion(rows, recommended):
     """[(text, passed)] for issue 13's criterion, or None if a case did not run."""
     intact = compare.median(rows, (recommended, 1), "intact")
@@ -259,7 +297,12 @@ def main():
     ap.add_argument("--out", help="directory for recipes.csv, runs.jsonl and table.md")
     ap.add_argument("--log", metavar="FILE", help="the tools' output (default: a new "
                     "/tmp/rtpburstpace-recipes-<date>-<time>.log)")
+    ap.add_argument("--from-runs", metavar="FILE",
+                    help="run nothing: more figures per case from an earlier run's runs.jsonl")
     a = ap.parse_args()
+    if a.from_runs:
+        print(from_runs(a.from_runs))
+        return 0
     if a.quick:
         a.reps, a.duration = 1, 8.0
     a.tcp = [int(x) for x in a.tcp.split(",")]
