@@ -223,7 +223,8 @@ def run_all(cases, a, tools, work, out=None):
     return rows
 
 
-EXTRA = [("frames decoded", lambda tx, rx: "%.1f %%" % (100.0 * rx["frames_decoded"]
+EXTRA = [("video Mbit/s", lambda tx, rx: round(tx["bytes_sent"] * 8 / tx["seconds"] / 1e6, 2)),
+         ("frames decoded", lambda tx, rx: "%.1f %%" % (100.0 * rx["frames_decoded"]
                                                        / max(1, tx["frames_sent"]))),
          ("keyframes sent", lambda tx, rx: tx["keyframes_sent"]),
          ("keyframe requests", lambda tx, rx: rx["keyframe_requests"]),
@@ -238,7 +239,7 @@ EXTRA = [("frames decoded", lambda tx, rx: "%.1f %%" % (100.0 * rx["frames_decod
 def from_runs(path):
     """Markdown table of more per-run figures (medians over the repetitions) from the
     runs.jsonl of an earlier --out: decoded frames (what avdec_h264 output-corrupt=false
-    passed, intact or not), keyframes, keyframe requests, the jitterbuffer's retransmission
+    passed, intact or not), the sender's bit rate (RTP, repair included), keyframes, keyframe requests, the jitterbuffer's retransmission
     round trip and requests per retransmitted packet, packets per frame, bursts."""
     runs = {}
     with open(path) as f:
