@@ -120,8 +120,9 @@ def median(rows, case, key):
     return statistics.median(v) if v else None
 
 
-def table(rows, cases, nice=False, show=SHOW, header=HEADER, mode_name=MODE_NAME):
-    """Markdown table of the medians."""
+def table(rows, cases, nice=False, show=SHOW, header=HEADER, mode_name=MODE_NAME, percent=None):
+    """Markdown table of the medians; the keys in `percent` (default: those with "loss" in
+    their name) are shares shown in %."""
     head = [header[k] for k in show] if nice else show
     out = ["| mode | TCP flows | runs | " + " | ".join(head) + " |",
            "|---|---|---|" + "---|" * len(show)]
@@ -130,7 +131,8 @@ def table(rows, cases, nice=False, show=SHOW, header=HEADER, mode_name=MODE_NAME
         cells = []
         for k in show:
             m = median(rows, case, k)
-            cells.append("—" if m is None else ("%.1f %%" % (100 * m) if "loss" in k
+            pct_key = k in percent if percent is not None else "loss" in k
+            cells.append("—" if m is None else ("%.1f %%" % (100 * m) if pct_key
                                                  else "%.3g" % m))
         status = str(len(ok)) if ok else rows[case][0].get("status", "?")
         if status.startswith("error"):

@@ -187,6 +187,96 @@ def testbed_unavailable(plugin_path=None):
     return None
 
 
+class Testbed:
+    """The testbed of one run as a context manager: `netbed.sh up` with the network options of
+    a (run.py's arguments) on entry, the namespaces as .sv .st .r .rx and the receiver's
+    address as .rx_addr; processes started in the namespaces with start(); on exit (also on
+    errors and signals) every such process ended and `netbed.sh down`.  tools: a file for what
+    the tools print (None: stderr); sender_tbf_bps: a tbf on the video sender's egress."""
+
+    def __init__(self, a, tools=None, sender_tbf_bps=None):
+        self.a, self.tools, self.sender_tbf_bps = a, tools, sender_tbf_bps
+        self.procs, self.up = [], False
+
+    def __enter__(self):
+        a = self.a
+        nb = [NETBED, "up", "--prefix", a.prefix, "--rate", "%gmbit" % a.bottleneck,
+              "--queue", str(a.queue), "--aqm", a.aqm, "--delay", "%g" % a.delay,
+              "--mtu", str(a.link_mtu), "--cc", a.cc, "--access", "%gmbit" % a.access]
+        if self.sender_tbf_bps:
+            nb += ["--sender-tbf", "%dbit" % self.sender_tbf_bps]
+        self.up = True
+        try:
+            out = subprocess.run(nb, capture_output=True, text=True, timeout=60)
+            if self.tools and out.stderr:
+                self.tools.write(out.stderr)
+            if out.returncode:
+                raise RuntimeError("netbed up failed: " + out.stderr)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        env = dict(l.split("=", 1) for l in out.stdout.split("\n") if "=" in l)
+        self.sv, self.st, self.r, self.rx, self.rx_addr = (
+            env[k] for k in ("NB_SV", "NB_ST", "NB_R", "NB_RX", "NB_RX_ADDR"))
+        return self
+
+    def start(self, ns, cmd, **kw):
+        """Popen of cmd in namespace ns (a new session), ended on exit."""
+        p = subprocess.Popen(["ip", "netns", "exec", ns] + cmd, start_new_session=True,
+                             text=True, **kw)
+        self.procs.append(p)
+        return p
+
+    def start_tcp(self, out_path, duration, omit):
+        """iperf3 server in rx and a.tcp flows (-C a.cc) from st writing JSON to out_path:
+        `omit` seconds of warm-up left out of iperf3's figures, then `duration` measured.
+        Returns the client after a.warmup seconds (None when a.tcp is 0)."""
+        a = self.a
+        if not a.tcp:
+            return None
+        server = self.start(self.rx, ["iperf3", "-s", "-B", self.rx_addr, "--forceflush"],
+                            stdout=subprocess.PIPE, stderr=self.tools)
+        if not wait_line(server, "listening", 10):
+            raise RuntimeError("iperf3 server did not start")
+        icmd = ["iperf3", "-c", self.rx_addr, "-P", str(a.tcp), "-t", "%g" % duration,
+                "-O", "%g" % omit, "-C", a.cc, "-J"]
+        if a.mss:
+            icmd += ["-M", str(a.mss)]
+        client = self.start(self.st, icmd, stdout=open(out_path, "w"), stderr=self.tools)
+        time.sleep(a.warmup)
+        return client
+
+    def qdisc_stats(self):
+        """tc statistics of the bottleneck (r-rx) and of the senders' egress (sv-r, st-r)."""
+        return (tc_stats(self.r, "r-rx"), tc_stats(self.sv, "sv-r"),
+                tc_stats(self.st, "st-r"))
+
+    def __exit__(self, *exc):
+        for p in self.procs:
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(timeout=3)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait(timeout=3)
+        self.procs = []
+        if self.up:
+            self.up = False
+            subprocess.run([NETBED, "down", "--prefix", self.a.prefix], timeout=60,
+                           stdout=self.tools, stderr=self.tools)
+        return False
+
+
+def qdisc_drops(before, after, mode):
+    """Drops during a run: {bottleneck_drops, sv_qdisc_drops, st_qdisc_drops} from two
+    Testbed.qdisc_stats() results; the senders' own egress drops nothing unless a tbf is
+    there (the trap in TESTBED.md)."""
+    return {"bottleneck_drops": leaf_drops(before[0], after[0], "10:"),
+            "sv_qdisc_drops": leaf_drops(before[1], after[1], "1:" if mode == "tbf" else "10:"),
+            "st_qdisc_drops": leaf_drops(before[2], after[2], "10:")}
+
+
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -294,106 +384,70 @@ def run(a, on_wait=None):
     if a.wait_idle > 0:
         row["waited_idle_s"] = round(wait_idle(timeout=a.wait_idle, on_wait=on_wait), 1)
     work = tempfile.mkdtemp(prefix="rtpburstpace-testbed-")
-    procs = []
-    up = False
     tools = None  # where the tools' stdout/stderr go (None: inherited)
     if a.log:
         tools = open(a.log, "a", buffering=1)  # line-buffered: in order with the tools' writes
         tools.write("==== %s run %s: mode %s, tcp %d, duration %g s, namespaces %s-*\n" % (
             row["time"], a.label or "-", a.mode, a.tcp, a.duration, a.prefix))
 
-    def start(ns, cmd, **kw):
-        p = subprocess.Popen(["ip", "netns", "exec", ns] + cmd, start_new_session=True,
-                             text=True, **kw)
-        procs.append(p)
-        return p
-
     try:
-        nb = [NETBED, "up", "--prefix", a.prefix, "--rate", "%gmbit" % a.bottleneck,
-              "--queue", str(a.queue), "--aqm", a.aqm, "--delay", "%g" % a.delay,
-              "--mtu", str(a.link_mtu), "--cc", a.cc, "--access", "%gmbit" % a.access]
-        if a.mode == "tbf":
-            nb += ["--sender-tbf", "%dbit" % (a.tbf_factor * stream_wire_bps(a) * a.streams)]
-        up = True
-        out = subprocess.run(nb, capture_output=True, text=True, timeout=60)
-        if tools and out.stderr:
-            tools.write(out.stderr)
-        if out.returncode:
-            raise RuntimeError("netbed up failed: " + out.stderr)
-        env = dict(l.split("=", 1) for l in out.stdout.split("\n") if "=" in l)
-        sv, st, r, rx, rx_addr = (env[k] for k in ("NB_SV", "NB_ST", "NB_R", "NB_RX",
-                                                   "NB_RX_ADDR"))
-        run_for = a.warmup + a.duration + 30
+        tbf = a.tbf_factor * stream_wire_bps(a) * a.streams if a.mode == "tbf" else None
+        with Testbed(a, tools, tbf) as bed:
+            run_for = a.warmup + a.duration + 30
+            recv_log, send_log = os.path.join(work, "recv.csv"), os.path.join(work, "send.csv")
+            receiver = bed.start(bed.rx, [PY, os.path.join(HERE, "rtprecv.py"), "--out",
+                                          recv_log, "--duration", str(run_for), "--ports",
+                                          ",".join(str(5000 + k) for k in range(a.streams))],
+                                 stdout=subprocess.PIPE, stderr=tools)
+            if not wait_line(receiver, "ready", 10):
+                raise RuntimeError("receiver did not start")
 
-        recv_log, send_log = os.path.join(work, "recv.csv"), os.path.join(work, "send.csv")
-        receiver = start(rx, [PY, os.path.join(HERE, "rtprecv.py"), "--out", recv_log,
-                              "--duration", str(run_for),
-                              "--ports", ",".join(str(5000 + k) for k in range(a.streams))],
-                         stdout=subprocess.PIPE, stderr=tools)
-        if not wait_line(receiver, "ready", 10):
-            raise RuntimeError("receiver did not start")
+            genv = dict(os.environ)
+            if a.mode == "paced":
+                genv["GST_PLUGIN_PATH"] = a.plugin_path
+            scmd = [PY, os.path.join(HERE, "rtpsend.py"), "--host", bed.rx_addr, "--log",
+                    send_log, "--stats", os.path.join(work, "stats.json"),
+                    "--streams", str(a.streams), "--codec", a.codec,
+                    "--mode", "paced" if a.mode == "paced" else "bursty",
+                    "--width", str(a.width), "--height", str(a.height), "--fps", str(a.fps),
+                    "--mtu", str(a.mtu), "--kbps", str(int(a.rate * 1000)),
+                    "--keyint", str(a.keyint), "--source", a.source,
+                    "--burst-size", str(a.burst_size), "--duty", str(a.duty),
+                    "--slot-jitter", str(a.slot_jitter), "--seed", str(a.seed),
+                    "--duration", str(a.duration)]
+            if a.duties:
+                scmd += ["--duties", a.duties]
+            for p in a.element_prop:
+                scmd += ["--element-prop", p]
+            sender = bed.start(bed.sv, scmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=open(os.path.join(work, "sender.err"), "w"), env=genv)
+            if not wait_line(sender, "ready", 60):
+                raise RuntimeError("sender did not start: " +
+                                   open(os.path.join(work, "sender.err")).read()[-2000:])
 
-        genv = dict(os.environ)
-        if a.mode == "paced":
-            genv["GST_PLUGIN_PATH"] = a.plugin_path
-        scmd = [PY, os.path.join(HERE, "rtpsend.py"), "--host", rx_addr, "--log", send_log,
-                "--stats", os.path.join(work, "stats.json"),
-                "--streams", str(a.streams), "--codec", a.codec,
-                "--mode", "paced" if a.mode == "paced" else "bursty",
-                "--width", str(a.width), "--height", str(a.height), "--fps", str(a.fps),
-                "--mtu", str(a.mtu), "--kbps", str(int(a.rate * 1000)), "--keyint", str(a.keyint),
-                "--source", a.source,
-                "--burst-size", str(a.burst_size), "--duty", str(a.duty),
-                "--slot-jitter", str(a.slot_jitter), "--seed", str(a.seed),
-                "--duration", str(a.duration)]
-        if a.duties:
-            scmd += ["--duties", a.duties]
-        for p in a.element_prop:
-            scmd += ["--element-prop", p]
-        sender = start(sv, scmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                       stderr=open(os.path.join(work, "sender.err"), "w"), env=genv)
-        if not wait_line(sender, "ready", 60):
-            raise RuntimeError("sender did not start: " +
-                               open(os.path.join(work, "sender.err")).read()[-2000:])
+            client = bed.start_tcp(os.path.join(work, "iperf3.json"), a.duration, a.warmup)
 
-        client = None
-        if a.tcp:
-            server = start(rx, ["iperf3", "-s", "-B", rx_addr, "--forceflush"],
-                           stdout=subprocess.PIPE, stderr=tools)
-            if not wait_line(server, "listening", 10):
-                raise RuntimeError("iperf3 server did not start")
-            icmd = ["iperf3", "-c", rx_addr, "-P", str(a.tcp), "-t", "%g" % a.duration,
-                    "-O", "%g" % a.warmup, "-C", a.cc, "-J"]
-            if a.mss:
-                icmd += ["-M", str(a.mss)]
-            client = start(st, icmd, stdout=open(os.path.join(work, "iperf3.json"), "w"),
-                           stderr=tools)
-            time.sleep(a.warmup)
-
-        bneck0, sv0, st0 = tc_stats(r, "r-rx"), tc_stats(sv, "sv-r"), tc_stats(st, "st-r")
-        cpu0 = cpu_times()
-        sender.stdin.write("go\n")
-        sender.stdin.flush()
-        rc = sender.wait(timeout=a.duration + 30)
-        row["cpu_busy"], row["cpu_steal"] = cpu_busy_since(cpu0)
-        bneck1, sv1, st1 = tc_stats(r, "r-rx"), tc_stats(sv, "sv-r"), tc_stats(st, "st-r")
-        if rc:
-            raise RuntimeError("sender failed: " +
-                               open(os.path.join(work, "sender.err")).read()[-2000:])
-        time.sleep(0.5)  # let the bottleneck queue drain
-        receiver.send_signal(signal.SIGTERM)
-        receiver.wait(timeout=30)
-        if client:
-            client.wait(timeout=a.warmup + a.duration + 30)
+            q0 = bed.qdisc_stats()
+            cpu0 = cpu_times()
+            sender.stdin.write("go\n")
+            sender.stdin.flush()
+            rc = sender.wait(timeout=a.duration + 30)
+            row["cpu_busy"], row["cpu_steal"] = cpu_busy_since(cpu0)
+            q1 = bed.qdisc_stats()
+            if rc:
+                raise RuntimeError("sender failed: " +
+                                   open(os.path.join(work, "sender.err")).read()[-2000:])
+            time.sleep(0.5)  # let the bottleneck queue drain
+            receiver.send_signal(signal.SIGTERM)
+            receiver.wait(timeout=30)
+            if client:
+                client.wait(timeout=a.warmup + a.duration + 30)
 
         row.update(metrics.run_metrics(send_log, recv_log, fps=a.fps))
         if client:
             with open(os.path.join(work, "iperf3.json")) as f:
                 row.update(metrics.iperf3_metrics(json.load(f)))
-        row["bottleneck_drops"] = leaf_drops(bneck0, bneck1, "10:")
-        # drops on the senders' own egress: 0 unless tbf mode (the trap in TESTBED.md)
-        row["sv_qdisc_drops"] = leaf_drops(sv0, sv1, "1:" if a.mode == "tbf" else "10:")
-        row["st_qdisc_drops"] = leaf_drops(st0, st1, "10:")
+        row.update(qdisc_drops(q0, q1, a.mode))
         row["status"] = "ok"
         if os.path.exists(os.path.join(work, "stats.json")):
             with open(os.path.join(work, "stats.json")) as f:
@@ -402,24 +456,13 @@ def run(a, on_wait=None):
     except BaseException as e:
         if tools:
             tools.write("run %s\n" % ("interrupted" if isinstance(e, (Interrupted,
-                                                                     KeyboardInterrupt))
+                                                                      KeyboardInterrupt))
                                       else "failed: %s" % e))
         raise
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(timeout=3)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait(timeout=3)
         if tools and os.path.exists(os.path.join(work, "sender.err")):
             with open(os.path.join(work, "sender.err")) as f:
                 tools.write("---- sender (rtpsend.py) stderr:\n" + f.read())
-        if up:
-            subprocess.run([NETBED, "down", "--prefix", a.prefix], timeout=60,
-                           stdout=tools, stderr=tools)
         if tools:
             tools.close()
         if a.keep:

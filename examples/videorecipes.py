@@ -1,0 +1,414 @@
+"""Sender and receiver recipes shared by examples/send-video and examples/receive-video.
+
+A recipe is one row of the recommendation table: how the sender protects and
+paces the H.264 stream, and what the receiver needs to undo it.  Both
+applications build their pipelines from the recipe of the same name, so a
+sender and a receiver given the same --recipe always match.  `send-video
+--list` prints the table.
+
+Ports (base port P; a recipe uses only some of them):
+
+    P      RTP: the media, and the ULPFEC or RTX packets of the recipes that
+           have them (same socket, told apart by payload type)
+    P+1    RTCP from the sender (sender reports)            rtpbin recipes
+    P+2    ST 2022-1 column FEC (rtpbin send_fec_src_0_0)   fec recipes
+    P+3    ST 2022-1 row FEC    (rtpbin send_fec_src_0_1)   fec recipes
+    P+5    RTCP from the receiver to the sender (receiver reports, NACKs):
+           to receive-video --sender, else to the host the RTP comes from
+
+Where rtpburstpace sits: directly after the payloader, before rtpbin's
+send_rtp_sink_0 (and before rtpulpfecenc).  The FEC encoders then run in the
+element's thread, so their packets leave with the paced media:
+rtpst2022-1-fecenc (inside rtpbin, before the session) pushes each FEC packet
+on its own pad just before the media packet that completes its row (or that
+its column packet is scheduled with), and rtpulpfecenc pushes a frame's FEC
+packets right after the frame's last packet.  Retransmissions (rtprtxsend,
+rtpbin's aux sender) leave when a NACK asks for them.  An element after
+rtpbin was measured and is worse: it groups packets by RTP timestamp, and
+the FEC or RTX packets between the frames become "frames" of their own that
+each take a frame's span, so the media frames are squeezed (catch-up) and the
+repair packets are held back.
+
+Keyframe requests: in the recipes with rtpbin (RTCP both ways) the receiver's
+rtph264depay has request-keyframe=true: a loss that FEC or retransmission
+did not repair in time (the jitterbuffer's packet-lost event) makes it ask
+for a keyframe, which rtpbin sends to the sender as an RTCP PLI (the media
+caps allow it: MEDIA_CAPS) and the sender's rtpbin passes upstream to the
+encoder (through rtpburstpace) as a force-key-unit event.  Without it, no
+frame after an unrepaired loss in a reference frame is intact until the
+next regular keyframe, up to key-int-max frames later.
+
+Latency (receiver jitterbuffer, rtpbin latency): 100 ms covers the element's
+spread of a frame (0.9 frame period, 36 ms at 25 fps) and loopback or LAN
+jitter; ST 2022-1 adds the time until the column FEC packet that repairs a
+loss has come (st2022_wait_packets at NOMINAL_PACKET_RATE); RTX doubles the
+base for the NACK round trip and a retry.  receive-video --latency overrides
+it (a source at a lower bit rate needs more for the same FEC matrix).
+"""
+
+import collections
+
+MEDIA_PT = 96
+RTX_PT = 97
+ST2022_FEC_PT = 100
+ULPFEC_PT = 122
+CLOCK_RATE = 90000
+MTU = 1200
+
+#: The recipe that "recommended" stands for, from the testbed session in
+#: docs/results.md section 7 (tests/testbed/recipes.py: 10 Mbit/s, 13-packet
+#: drop-tail, one cubic TCP flow, medians of 3 x 20 s): paced-rtx had the
+#: most frames intact (97.8 %, 13.6-15.3 % extra packets, TCP 5.6 Mbit/s);
+#: capped-rtx 96.8 %; every FEC recipe and pacing alone ~0 %.  It needs the
+#: return channel for its NACKs, and the testbed's round trip was under
+#: 1 ms: see docs/results.md for the round-trip times it holds to.
+RECOMMENDED = "paced-rtx"
+
+#: Port offsets from the base port P.
+PORT_RTP = 0
+PORT_RTCP = 1
+PORT_FEC_COLUMNS = 2
+PORT_FEC_ROWS = 3
+PORT_RTCP_BACK = 5
+
+#: A moving, detailed test pattern (an animated zone plate), x264 at 4 Mbit/s
+#: with B-frames: 1280x720 at 25 fps, a keyframe every 2 s.  About 3.6 Mbit/s
+#: come out (the encoder's rate control stays a little under the target on
+#: this pattern): P-frames of ~30 kB, B-frames of 2-10 kB, keyframes of
+#: 40-70 kB, i.e. ~25, ~5 and 35-60 packets of 1200 bytes.
+DEFAULT_SOURCE = (
+    "videotestsrc is-live=true pattern=zone-plate kx2=20 ky2=20 kt2=1 ! "
+    "video/x-raw,width=1280,height=720,framerate=25/1 ! "
+    "x264enc bitrate=4000 speed-preset=superfast bframes=2 key-int-max=50")
+
+#: rtpburstpace's rate cap in the "capped" recipes: 9 Mbit/s of RTP (below
+#: the 10 Mbit/s bottleneck of tests/testbed/), so that a keyframe of 60
+#: packets of 1200 bytes leaves over 64 ms instead of the frame's 36 ms,
+#: within the receiver's base latency.
+CAP_PROPS = "max-rate=9000000"
+
+#: The receiver's base jitterbuffer latency (ms), see the module docstring.
+BASE_LATENCY_MS = 100
+#: Packets per second at which the FEC latencies below are computed: the
+#: default source's 3.6-4 Mbit/s in 1200-byte packets.
+NOMINAL_PACKET_RATE = 380
+
+#: The receiver's RTCP interval in the RTX recipes (rtpsession's
+#: rtcp-min-interval, ms): an early RTCP packet with NACKs is allowed once per
+#: interval (RFC 4585), so this bounds how long a NACK waits.
+RTX_RTCP_INTERVAL_MS = 50
+#: The session bandwidth (bit/s) the receiver's rtpsession is told in the RTX
+#: recipes, so that 5 % of it allows RTCP packets that often.
+RTX_SESSION_BANDWIDTH = 4000000
+
+#: rtpstorage (ULPFEC receivers) keeps packets this much longer than the
+#: jitterbuffer latency, ms.  With latency + 50 ms (as in rtpstorage's
+#: documentation) none of the losses of the stream's first second were
+#: repaired on loopback: the FEC packets had left the storage when the
+#: jitterbuffer's packet-lost events came.
+ULPFEC_STORAGE_EXTRA_MS = 500
+
+#: The receiver's caps.  rtpbin sends a PLI for a keyframe request only when
+#: the payload type's caps allow it (rtcp-fb-nack-pli, SDP a=rtcp-fb:96 nack
+#: pli); rtpsession takes them from the udpsrc's caps.
+MEDIA_CAPS = ("application/x-rtp,media=video,clock-rate=%d,encoding-name=H264,"
+              "payload=%d,rtcp-fb-nack-pli=(boolean)true" % (CLOCK_RATE, MEDIA_PT))
+
+Recipe = collections.namedtuple("Recipe", [
+    "name",        # as given to --recipe
+    "paced",       # rtpburstpace after the payloader
+    "pace_props",  # its properties (gst-launch syntax), "" for the defaults
+    "protection",  # None, "st2022", "ulpfec" or "rtx"
+    "rows",        # ST 2022-1 matrix (rows D, columns L), else 0
+    "columns",
+    "ulpfec_percentage",
+    "latency_ms",  # receiver jitterbuffer latency
+    "summary",
+])
+
+
+def st2022_wait_packets(rows, columns):
+    """Packets after a lost one until the column FEC packet that repairs it
+    has been sent, at worst.
+
+    rtpst2022-1-fecenc (1.22) sends column c's FEC packet with the media
+    packet at offset L + (D - 1) c after the column's last packet, which
+    comes at matrix position (D - 1) L + c; for the column's first packet
+    (position c) that is D L + (D - 1) c packets later, the most for the
+    last column.  A row FEC packet leaves with the row's last packet, so a
+    single loss per row is repaired within L packets."""
+    return rows * columns + (rows - 1) * (columns - 1)
+
+
+def st2022_latency_ms(rows, columns):
+    wait = st2022_wait_packets(rows, columns) * 1000.0 / NOMINAL_PACKET_RATE
+    # round up to 50 ms
+    return BASE_LATENCY_MS + int((wait + 49.999) // 50) * 50
+
+
+def _recipes():
+    table = collections.OrderedDict()
+
+    def add(r):
+        if r.protection:
+            r = r._replace(summary=r.summary + "; keyframe request (PLI) on a loss left")
+        table[r.name] = r
+
+    modes = [("bursty", None, "the payloader's bursts"),
+             ("paced", "", "rtpburstpace after the payloader"),
+             ("capped", CAP_PROPS, "rtpburstpace %s after the payloader" % CAP_PROPS)]
+    for mode, props, how in modes:
+        paced = props is not None
+        add(Recipe(mode, paced, props, None, 0, 0, 0, BASE_LATENCY_MS,
+                   "%s, no rtpbin, no repair" % how))
+        for d in (5, 10):
+            add(Recipe("%s-fec%dx%d" % (mode, d, d), paced, props, "st2022", d, d, 0,
+                       st2022_latency_ms(d, d),
+                       "%s; ST 2022-1 FEC %d rows x %d columns (rtpbin "
+                       "fec-encoders), +%d %% packets"
+                       % (how, d, d, round(100.0 * 2 / d))))
+        add(Recipe("%s-ulpfec" % mode, paced, props, "ulpfec", 0, 0, 20,
+                   BASE_LATENCY_MS + 50,
+                   "%s; ULPFEC (rtpulpfecenc percentage=20%s, rtpulpfecdec with "
+                   "rtpbin's storage), +20 %% packets"
+                   % (how, " after the element" if paced else "")))
+        add(Recipe("%s-rtx" % mode, paced, props, "rtx", 0, 0, 0, 2 * BASE_LATENCY_MS,
+                   "%s; retransmission (rtprtxsend / rtprtxreceive as rtpbin "
+                   "aux elements, NACKs in RTCP back to the sender)" % how))
+    return table
+
+
+RECIPES = _recipes()
+
+
+def names():
+    return list(RECIPES) + ["recommended"]
+
+
+def get(name):
+    """The recipe called NAME ("recommended" is an alias)."""
+    if name == "recommended":
+        name = RECOMMENDED
+    if name not in RECIPES:
+        raise KeyError("unknown recipe %r; known: %s" % (name, ", ".join(names())))
+    return RECIPES[name]
+
+
+def uses_rtpbin(recipe):
+    return recipe.protection is not None
+
+
+def needs_sender(recipe):
+    """Whether the receiver must send RTCP back (RTX needs the NACKs)."""
+    return recipe.protection == "rtx"
+
+
+# ---------------------------------------------------------------------------
+# Pipelines.  Each side is described by a Plan: gst-launch fragments (without
+# rtpbin), the rtpbin's properties, and the links to and from rtpbin's
+# request and sometimes pads, which the applications make after they have
+# created rtpbin and connected its signals (rtpbin asks for aux and FEC
+# elements when the pads are requested, so the signals must come first).
+
+Plan = collections.namedtuple("Plan", [
+    "fragments",     # list of gst-launch fragments, parsed into one pipeline
+    "rtpbin",        # dict of rtpbin properties (as strings), or None
+    "to_rtpbin",     # list of (element name, rtpbin sink pad name)
+    "from_rtpbin",   # list of (rtpbin src pad name or prefix, element name)
+    "hooks",         # list of words describing signal handlers, for the printout
+])
+
+
+def _st2022_fec_encoders(recipe):
+    return ('fec,0="rtpst2022-1-fecenc\\ rows\\=%d\\ columns\\=%d\\ pt\\=%d";'
+            % (recipe.rows, recipe.columns, ST2022_FEC_PT))
+
+
+def _st2022_fec_decoders(recipe, latency_ms):
+    # the decoder keeps media and FEC packets this long (by arrival time)
+    size_ns = (latency_ms + 500) * 1000000
+    return 'fec,0="rtpst2022-1-fecdec\\ size-time\\=%d";' % size_ns
+
+
+def sender_plan(recipe, host, port, source=None):
+    source = source or DEFAULT_SOURCE
+    pay = ("h264parse name=parse ! video/x-h264,alignment=au ! "
+           "rtph264pay name=pay pt=%d mtu=%d config-interval=-1" % (MEDIA_PT, MTU))
+    if recipe.protection == "st2022":
+        pay += " ssrc=0"          # rtpst2022-1-fecenc refuses other SSRCs
+    chain = "%s ! %s" % (source, pay)
+    if recipe.paced:
+        chain += " ! rtpburstpace name=pace"
+        if recipe.pace_props:
+            chain += " " + recipe.pace_props
+    if not uses_rtpbin(recipe):
+        chain += " ! udpsink name=rtpsink host=%s port=%d" % (host, port + PORT_RTP)
+        return Plan([chain], None, [], [], [])
+
+    if recipe.protection == "ulpfec":
+        chain += (" ! rtpulpfecenc name=ulpfecenc pt=%d percentage=%d"
+                  % (ULPFEC_PT, recipe.ulpfec_percentage))
+    chain += " ! identity name=to_rtpbin silent=true"
+    fragments = [
+        chain,
+        "udpsink name=rtpsink host=%s port=%d" % (host, port + PORT_RTP),
+        "udpsink name=rtcpsink host=%s port=%d sync=false async=false"
+        % (host, port + PORT_RTCP),
+        "udpsrc name=rtcpsrc port=%d ! identity name=rtcp_in silent=true"
+        % (port + PORT_RTCP_BACK),
+    ]
+    props = {"rtp-profile": "avpf"}
+    to_rtpbin = [("to_rtpbin", "send_rtp_sink_0"), ("rtcp_in", "recv_rtcp_sink_0")]
+    from_rtpbin = [("send_rtp_src_0", "rtpsink"), ("send_rtcp_src_0", "rtcpsink")]
+    hooks = []
+    if recipe.protection == "st2022":
+        props["fec-encoders"] = _st2022_fec_encoders(recipe)
+        fragments += [
+            # FEC packets carry no timestamps: a synchronising sink sends them
+            # at once, when the encoder pushes them
+            "udpsink name=fecsink0 host=%s port=%d async=false"
+            % (host, port + PORT_FEC_COLUMNS),
+            "udpsink name=fecsink1 host=%s port=%d async=false"
+            % (host, port + PORT_FEC_ROWS),
+        ]
+        from_rtpbin += [("send_fec_src_0_0", "fecsink0"), ("send_fec_src_0_1", "fecsink1")]
+    elif recipe.protection == "rtx":
+        hooks.append("request-aux-sender: rtprtxsend payload-type-map="
+                     "\"application/x-rtp-pt-map,%d=(uint)%d\" max-size-time=1000"
+                     % (MEDIA_PT, RTX_PT))
+    return Plan(fragments, props, to_rtpbin, from_rtpbin, hooks)
+
+
+def receiver_plan(recipe, port, sender=None, latency_ms=None, keyframe_requests=True):
+    latency_ms = latency_ms or recipe.latency_ms
+    client = ("rtph264depay name=depay%s ! h264parse ! "
+              "avdec_h264 name=dec output-corrupt=false ! fakesink name=sink sync=false"
+              % (" request-keyframe=true" if uses_rtpbin(recipe) and keyframe_requests
+                 else ""))
+    src = 'udpsrc name=rtpsrc port=%d caps="%s"' % (port + PORT_RTP, MEDIA_CAPS)
+    if not uses_rtpbin(recipe):
+        chain = "%s ! rtpjitterbuffer name=jb latency=%d do-lost=true ! %s" % (
+            src, latency_ms, client)
+        return Plan([chain], None, [], [], [])
+
+    fragments = [
+        src,
+        "udpsrc name=rtcpsrc port=%d" % (port + PORT_RTCP),
+        client,
+    ]
+    props = {"latency": str(latency_ms), "do-lost": "true", "rtp-profile": "avpf"}
+    to_rtpbin = [("rtpsrc", "recv_rtp_sink_0"), ("rtcpsrc", "recv_rtcp_sink_0")]
+    from_rtpbin = [("recv_rtp_src_0_", "depay")]
+    hooks = ["request-pt-map: H264 %d, RTX %d, ULPFEC %d (is-fec)" % (
+        MEDIA_PT, RTX_PT, ULPFEC_PT)]
+    if sender:
+        fragments.append("udpsink name=rtcpsink host=%s port=%d sync=false async=false"
+                         % (sender, port + PORT_RTCP_BACK))
+    else:
+        # no --sender: the receiver adds the address the RTP packets come
+        # from (receive-video does, on the first packet)
+        fragments.append("multiudpsink name=rtcpsink sync=false async=false")
+    from_rtpbin.append(("send_rtcp_src_0", "rtcpsink"))
+    if recipe.protection == "st2022":
+        props["fec-decoders"] = _st2022_fec_decoders(recipe, latency_ms)
+        fragments += [
+            'udpsrc name=fecsrc0 port=%d caps="application/x-rtp,payload=%d"'
+            % (port + PORT_FEC_COLUMNS, ST2022_FEC_PT),
+            'udpsrc name=fecsrc1 port=%d caps="application/x-rtp,payload=%d"'
+            % (port + PORT_FEC_ROWS, ST2022_FEC_PT),
+        ]
+        to_rtpbin += [("fecsrc0", "recv_fec_sink_0_0"), ("fecsrc1", "recv_fec_sink_0_1")]
+    elif recipe.protection == "ulpfec":
+        hooks += ["new-storage: size-time=%d ms" % (latency_ms + ULPFEC_STORAGE_EXTRA_MS),
+                  "request-fec-decoder-full: rtpulpfecdec pt=%d storage=<rtpbin's>, "
+                  "the packet after an unrepaired loss marked DISCONT" % ULPFEC_PT]
+    elif recipe.protection == "rtx":
+        props["do-retransmission"] = "true"
+        hooks.append("request-aux-receiver: rtprtxreceive payload-type-map="
+                     "\"application/x-rtp-pt-map,%d=(uint)%d\"" % (MEDIA_PT, RTX_PT))
+        hooks.append("get-internal-session 0: bandwidth=%d rtcp-min-interval=%d ms"
+                     % (RTX_SESSION_BANDWIDTH, RTX_RTCP_INTERVAL_MS))
+    return Plan(fragments, props, to_rtpbin, from_rtpbin, hooks)
+
+
+def describe(plan):
+    """The plan as one gst-launch-like line (rtpbin's links written out as
+    rb.PAD references; signal handlers in brackets at the end)."""
+    parts = []
+    if plan.rtpbin is not None:
+        props = " ".join('%s="%s"' % (k, v.replace('"', '\\"')) if " " in v or '"' in v
+                         or "=" in v else "%s=%s" % (k, v)
+                         for k, v in plan.rtpbin.items())
+        parts.append("rtpbin name=rb " + props)
+    parts += plan.fragments
+    line = "  ".join(parts)
+    for elem, pad in plan.to_rtpbin:
+        line += "  %s. ! rb.%s" % (elem, pad)
+    for pad, elem in plan.from_rtpbin:
+        line += "  rb.%s%s ! %s." % (pad, "*" if pad.endswith("_") else "", elem)
+    if plan.hooks:
+        line += "  [rtpbin signals: %s]" % "; ".join(plan.hooks)
+    return line
+
+
+def table_markdown():
+    rows = ["| recipe | what | receiver latency | ports |",
+            "|---|---|---|---|"]
+    for name in names():
+        r = get(name)
+        ports = ["P RTP"]
+        if uses_rtpbin(r):
+            ports.append("P+1 RTCP")
+        if r.protection == "st2022":
+            ports += ["P+2 column FEC", "P+3 row FEC"]
+        if uses_rtpbin(r):
+            ports.append("P+5 RTCP back%s" % (" (NACKs)" if needs_sender(r) else ""))
+        what = r.summary if name != "recommended" else "alias of `%s`" % r.name
+        rows.append("| `%s` | %s | %d ms | %s |" % (name, what, r.latency_ms, ", ".join(ports)))
+    return "\n".join(rows)
+
+
+def build(plan, Gst, setup_rtpbin=None):
+    """Makes the pipeline of PLAN: parses the fragments, then (if the plan
+    has one) creates rtpbin, sets its properties, calls SETUP_RTPBIN(rtpbin)
+    to connect signal handlers, and links it.  Returns (pipeline, rtpbin)."""
+    pipeline = Gst.parse_launch("  ".join(plan.fragments))
+    if plan.rtpbin is None:
+        return pipeline, None
+    rtpbin = Gst.ElementFactory.make("rtpbin", "rb")
+    if rtpbin is None:
+        raise RuntimeError("no rtpbin")
+    for key, value in plan.rtpbin.items():
+        Gst.util_set_object_arg(rtpbin, key, value)
+    if setup_rtpbin is not None:
+        setup_rtpbin(rtpbin)
+    pipeline.add(rtpbin)
+    for elem, pad in plan.to_rtpbin:
+        if not pipeline.get_by_name(elem).link_pads("src", rtpbin, pad):
+            raise RuntimeError("cannot link %s to rtpbin.%s" % (elem, pad))
+
+    pending = []
+    for pad, elem in plan.from_rtpbin:
+        sink = pipeline.get_by_name(elem)
+        srcpad = rtpbin.get_static_pad(pad)
+        if srcpad is None and rtpbin.get_pad_template(pad.rstrip("0123456789") + "%u") \
+                is not None and rtpbin.get_pad_template(
+                    pad.rstrip("0123456789") + "%u").presence == Gst.PadPresence.REQUEST:
+            srcpad = rtpbin.request_pad_simple(pad)
+        if srcpad is not None:
+            if srcpad.link(sink.get_static_pad("sink")) != Gst.PadLinkReturn.OK:
+                raise RuntimeError("cannot link rtpbin.%s to %s" % (pad, elem))
+        else:
+            pending.append((pad, sink))
+
+    def on_pad_added(_rtpbin, newpad):
+        name = newpad.get_name()
+        for prefix, sink in pending:
+            sinkpad = sink.get_static_pad("sink")
+            if name.startswith(prefix) and not sinkpad.is_linked():
+                newpad.link(sinkpad)
+                return
+
+    if pending:
+        rtpbin.connect("pad-added", on_pad_added)
+    return pipeline, rtpbin

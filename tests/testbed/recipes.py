@@ -1,0 +1,356 @@
+#!/usr/bin/python3
+"""The video recipes on the testbed: examples/send-video in sv, examples/receive-video in rx.
+
+Each run sets the testbed up (run.Testbed: 10 Mbit/s bottleneck, 13-packet drop-tail pfifo on
+the router), starts receive-video in rx, then --tcp cubic iperf3 flows from st, and after their
+warm-up send-video in sv for --duration seconds, both with the recipe of the case
+(examples/videorecipes.py; the default source: x264 at 4 Mbit/s with B-frames).  The receiver
+sends its RTCP (NACKs) back to where the RTP comes from.  Cases are recipe names, and "tbf":
+the bursty recipe through a tc tbf on the video sender's own egress at --tbf-factor x 4 Mbit/s
+on the wire (as run.py --mode tbf).  All cases run once per repetition, interleaved, with 1 TCP
+flow (--cases) and without TCP (--cases-no-tcp, by default fewer).
+
+Per run it records what the applications print (their last-line JSON) and:
+  intact        frames_intact / frames_sent (frames out of avdec_h264 output-corrupt=false at
+                the receiver, frames out of the encoder at the sender)
+  complete      frames_complete_by_deadline / frames_sent (all packets within the receiver's
+                jitterbuffer latency)
+  net_loss      media packets that did not arrive: 1 - packets_received / media_packets_sent
+  residual_loss packets_lost / media_packets_sent (after FEC or retransmission)
+  recovered     packets_recovered (media packets that reached the depayloader without having
+                come in)
+  overhead      repair packets sent (FEC, retransmissions) / media packets sent
+  tcp_mbps      iperf3's received rate over the video (the first 1.5 s of video, the sender's
+                start-up, and the last 0.5 s are left out), tcp_retrans
+  bottleneck_drops, sv_qdisc_drops (the tbf), cpu_busy
+Prints a line per run on stderr, then the medians as a Markdown table and issue 13's
+criterion for --recommended; --out DIR writes recipes.csv (a row per run), runs.jsonl (both
+applications' JSON per run) and table.md there.  What the tools print goes to --log FILE
+(default: a new /tmp/rtpburstpace-recipes-*.log).  Needs root; run with Debian's
+/usr/bin/python3.  About 33 s a run: the default ((11 + 6 cases) x 3 x 20 s) takes ~28 minutes.
+  sudo /usr/bin/python3 tests/testbed/recipes.py --out docs/results/recipes
+  sudo /usr/bin/python3 tests/testbed/recipes.py --quick --cases paced,paced-rtx
+  sudo /usr/bin/python3 tests/testbed/recipes.py --source 'videotestsrc is-live=true ! ... ! x264enc'
+"""
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+import compare  # noqa: E402
+import metrics  # noqa: E402
+import run  # noqa: E402
+import videorecipes  # noqa: E402
+
+SEND = os.path.join(ROOT, "examples", "send-video")
+RECEIVE = os.path.join(ROOT, "examples", "receive-video")
+PORT = 5000
+CASES = ["bursty", "tbf", "paced", "capped", "bursty-fec5x5", "bursty-rtx", "paced-fec5x5",
+         "paced-fec10x10", "paced-ulpfec", "paced-rtx", "capped-rtx"]
+# without TCP: the senders alone, and one of each kind of repair
+CASES_NO_TCP = ["bursty", "tbf", "paced", "capped", "paced-fec5x5", "paced-rtx"]
+# the stream as run.py describes it (for stream_wire_bps and the tbf rate)
+STREAM = ["--codec", "h264", "--rate", "4", "--mtu", str(videorecipes.MTU)]
+SENDER_STARTUP_S = 1.5   # left out of the TCP figure at the start of the video
+SHOW = ["intact", "complete", "frames_sent", "net_loss", "residual_loss", "recovered",
+        "overhead", "latency_ms", "tcp_mbps"]
+PERCENT = ["intact", "complete", "net_loss", "residual_loss", "overhead"]
+HEADER = {"intact": "frames intact", "complete": "frames complete by deadline",
+          "frames_sent": "frames sent", "net_loss": "packet loss",
+          "residual_loss": "loss after repair", "recovered": "packets recovered",
+          "overhead": "overhead (repair packets)", "latency_ms": "receiver latency ms",
+          "tcp_mbps": "TCP Mbit/s"}
+COLUMNS = ["time", "case", "recipe", "tcp_flows", "rep", "status", "intact", "complete",
+           "frames_sent", "frames_intact", "frames_complete_by_deadline", "media_packets_sent",
+           "repair_packets_sent", "packets_received", "packets_recovered", "packets_lost", "net_loss", "residual_loss", "recovered",
+           "overhead", "video_mbps", "latency_ms", "tcp_mbps", "tcp_retrans",
+           "bottleneck_drops", "sv_qdisc_drops", "st_qdisc_drops", "cpu_busy", "cpu_steal",
+           "waited_idle_s"]
+
+
+def name_of(case, tbf_factor):
+    return ("`tbf`: bursty + sender tbf %g x" % tbf_factor if case == "tbf" else
+            "`%s`: %s" % (case, videorecipes.get(case).summary))
+
+
+def last_json(text):
+    for line in reversed(text.strip().splitlines()):
+        if line.strip():
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                return None
+            return obj if isinstance(obj, dict) else None
+    return None
+
+
+def figures(tx, rx):
+    """The per-run figures (see the docstring) from the two applications' JSON."""
+    media = tx["media_packets_sent"]
+    sent = tx["frames_sent"]
+    repair = tx["packets_sent"] - media
+    return {
+        "frames_sent": sent,
+        "frames_intact": rx["frames_intact"],
+        "frames_complete_by_deadline": rx["frames_complete_by_deadline"],
+        "intact": rx["frames_intact"] / sent if sent else 0.0,
+        "complete": rx["frames_complete_by_deadline"] / sent if sent else 0.0,
+        "media_packets_sent": media,
+        "repair_packets_sent": repair,
+        "packets_received": rx["packets_received"],
+        "packets_recovered": rx["packets_recovered"],
+        "recovered": rx["packets_recovered"],
+        "packets_lost": rx["packets_lost"],
+        "net_loss": 1.0 - rx["packets_received"] / media if media else 0.0,
+        "residual_loss": rx["packets_lost"] / media if media else 0.0,
+        "overhead": repair / media if media else 0.0,
+        "video_mbps": round(tx["bytes_sent"] * 8 / tx["seconds"] / 1e6, 3),
+        "latency_ms": rx["latency_ms"],
+    }
+
+
+def one_run(case, tcp, rep, a, tools, work, on_wait=None):
+    """One run of CASE with TCP flows; returns (row, {sender, receiver JSON})."""
+    recipe = "bursty" if case == "tbf" else case
+    args = run.parse_args(STREAM + ["--mode", "tbf" if case == "tbf" else "bursty",
+                                    "--tbf-factor", str(a.tbf_factor), "--tcp", str(tcp),
+                                    "--duration", str(a.duration)] + a.runargs)
+    row = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "case": case, "recipe": recipe,
+           "tcp_flows": tcp, "rep": rep}
+    if args.wait_idle > 0:
+        row["waited_idle_s"] = round(run.wait_idle(timeout=args.wait_idle, on_wait=on_wait), 1)
+    tools.write("==== %s recipes.py: %s, tcp %d, rep %d, namespaces %s-*\n" % (
+        row["time"], case, tcp, rep, args.prefix))
+    env = dict(os.environ, GST_PLUGIN_PATH=args.plugin_path)
+    tbf = args.tbf_factor * run.stream_wire_bps(args) if case == "tbf" else None
+    with run.Testbed(args, tools, tbf) as bed:
+        rx_cmd = [run.PY, RECEIVE, "--port", str(PORT), "--recipe", recipe, "--seconds",
+                  "%g" % (args.warmup + args.duration + 7)]
+        if a.latency:
+            rx_cmd += ["--latency", str(a.latency)]
+        if a.no_keyframe_requests:
+            rx_cmd += ["--no-keyframe-requests"]
+        receiver = bed.start(bed.rx, rx_cmd, stdout=subprocess.PIPE, stderr=tools, env=env)
+        if not run.wait_line(receiver, "receive-video:", 30):
+            raise RuntimeError("receive-video did not start")
+        iperf = os.path.join(work, "iperf3.json")
+        client = bed.start_tcp(iperf, args.duration - SENDER_STARTUP_S - 0.5,
+                               args.warmup + SENDER_STARTUP_S)
+        tx_cmd = [run.PY, SEND, "--host", bed.rx_addr, "--port", str(PORT), "--recipe", recipe,
+                  "--seconds", "%g" % args.duration]
+        if a.source:
+            tx_cmd += ["--source", a.source]
+        q0, cpu0 = bed.qdisc_stats(), run.cpu_times()
+        sender = bed.start(bed.sv, tx_cmd, stdout=subprocess.PIPE, stderr=tools, env=env)
+        tx_out, _ = sender.communicate(timeout=args.duration + 60)
+        row["cpu_busy"], row["cpu_steal"] = run.cpu_busy_since(cpu0)
+        q1 = bed.qdisc_stats()
+        rx_out, _ = receiver.communicate(timeout=args.warmup + args.duration + 60)
+        if client:
+            client.wait(timeout=args.warmup + args.duration + 30)
+    tx, rx = last_json(tx_out), last_json(rx_out)
+    if sender.returncode or tx is None:
+        raise RuntimeError("send-video failed (exit %s): %s" % (sender.returncode,
+                                                                tx_out.strip()[-300:]))
+    if receiver.returncode or rx is None:
+        raise RuntimeError("receive-video failed (exit %s): %s" % (receiver.returncode,
+                                                                   rx_out.strip()[-300:]))
+    row.update(figures(tx, rx))
+    row.update(run.qdisc_drops(q0, q1, "tbf" if case == "tbf" else "bursty"))
+    if client:
+        with open(iperf) as f:
+            row.update(metrics.iperf3_metrics(json.load(f)))
+    row["status"] = "ok"
+    return row, {"sender": tx, "receiver": rx,
+                 "receiver_lines": [l for l in rx_out.splitlines() if l.startswith("t=")]}
+
+
+def case_keys(cases, a):
+    """[(case, tcp flows)] in the order they run: a.cases_no_tcp without TCP."""
+    return [(c, t) for t in a.tcp for c in (cases if t else a.cases_no_tcp)]
+
+
+def run_all(cases, a, tools, work, out=None):
+    """Every case with every --tcp count, a.reps times, interleaved; {(case, tcp): [row]}.
+    A run that fails is recorded with its error and the others go on."""
+    keys = case_keys(cases, a)
+    rows = {k: [] for k in keys}
+    total, n = a.reps * len(keys), 0
+    width = max(len(c) for c, _t in keys) + 10
+    for rep in range(a.reps):
+        for case, tcp in keys:
+            n += 1
+            p = compare.Progress(sys.stderr, True)
+            p.say("[%*d/%d] %-*s rep %d/%d ... " % (len(str(total)), n, total, width,
+                                                   "%s, %d TCP" % (case, tcp), rep + 1, a.reps))
+            t0 = time.monotonic()
+            try:
+                row, raw = one_run(case, tcp, rep, a, tools, work,
+                                   on_wait=lambda busy, p=p: p.say(
+                                       "CPU busy (%.0f %%), waiting ... " % (100 * busy)))
+            except (KeyboardInterrupt, run.Interrupted):
+                p.end("interrupted")
+                raise
+            except Exception as e:  # one failed run must not lose the others
+                msg = " ".join(str(e).split())[:300]
+                tools.write("run failed: %s\n" % e)
+                row, raw = {"case": case, "tcp_flows": tcp, "rep": rep,
+                            "status": "error: " + msg}, None
+                p.end("FAILED: " + msg)
+            else:
+                p.end("intact %d/%d, loss %.1f %% -> %.1f %%, recovered %d, overhead %.1f %%%s "
+                      "(%.0f s)" % (row["frames_intact"], row["frames_sent"],
+                                    100 * row["net_loss"], 100 * row["residual_loss"],
+                                    row["recovered"], 100 * row["overhead"],
+                                    ", TCP %.2f Mbit/s" % row["tcp_mbps"] if tcp else "",
+                                    time.monotonic() - t0))
+            rows[(case, tcp)].append(row)
+            if out:
+                run.append_csv(os.path.join(out, "recipes.csv"), row, COLUMNS)
+                with open(os.path.join(out, "runs.jsonl"), "a") as f:
+                    f.write(json.dumps(dict(case=case, tcp_flows=tcp, rep=rep,
+                                            status=row["status"], **(raw or {}))) + "\n")
+    return rows
+
+
+EXTRA = [("video Mbit/s", lambda tx, rx: round(tx["bytes_sent"] * 8 / tx["seconds"] / 1e6, 2)),
+         ("frames decoded", lambda tx, rx: "%.1f %%" % (100.0 * rx["frames_decoded"]
+                                                       / max(1, tx["frames_sent"]))),
+         ("keyframes sent", lambda tx, rx: tx["keyframes_sent"]),
+         ("keyframe requests", lambda tx, rx: rx["keyframe_requests"]),
+         ("retransmission round trip ms", lambda tx, rx: round(
+             (rx["jitterbuffer"] or {}).get("rtx-rtt", 0) / 1e6, 1)),
+         ("requests per retransmitted packet", lambda tx, rx: round(
+             (rx["jitterbuffer"] or {}).get("rtx-per-packet", 0), 2)),
+         ("media packets per frame", lambda tx, rx: rx.get("packets_per_frame_p50")),
+         ("largest burst at the receiver", lambda tx, rx: rx.get("burst_all_max"))]
+
+
+def from_runs(path):
+    """Markdown table of more per-run figures (medians over the repetitions) from the
+    runs.jsonl of an earlier --out: decoded frames (what avdec_h264 output-corrupt=false
+    passed, intact or not), the sender's bit rate (RTP, repair included), keyframes, keyframe requests, the jitterbuffer's retransmission
+    round trip and requests per retransmitted packet, packets per frame, bursts."""
+    runs = {}
+    with open(path) as f:
+        for line in f:
+            d = json.loads(line)
+            if d.get("status") == "ok":
+                runs.setdefault((d["case"], d["tcp_flows"]), []).append(d)
+    out = ["| case | TCP flows | runs | " + " | ".join(n for n, _f in EXTRA) + " |",
+           "|---|---|---|" + "---|" * len(EXTRA)]
+    for (case, tcp), ds in runs.items():
+        cells = []
+        for _name, f in EXTRA:
+            v = [f(d["sender"], d["receiver"]) for d in ds]
+            num = [float(str(x).rstrip(" %")) for x in v if x is not None]
+            med = statistics.median(num) if num else None
+            cells.append("—" if med is None else ("%.1f %%" % med if "%" in str(v[0])
+                                                  else "%g" % med))
+        out.append("| `%s` | %d | %d | %s |" % (case, tcp, len(ds), " | ".join(cells)))
+    return "\n".join(out)
+
+
+def criterion(rows, recommended):
+    """[(text, passed)] for issue 13's criterion, or None if a case did not run."""
+    intact = compare.median(rows, (recommended, 1), "intact")
+    tcp = compare.median(rows, (recommended, 1), "tcp_mbps")
+    if intact is None or tcp is None:
+        return None
+    out = [("%s, 1 TCP flow: frames intact %.1f %% (>= 97 %%)" % (recommended, 100 * intact),
+            intact >= 0.97),
+           ("%s, 1 TCP flow: TCP %.2f Mbit/s (>= 3)" % (recommended, tcp), tcp >= 3.0)]
+    for case, tcp_flows in rows:
+        loss = compare.median(rows, (case, tcp_flows), "residual_loss")
+        if tcp_flows == 0 and case != "tbf" and videorecipes.get(case).paced \
+                and loss is not None:
+            out.append(("%s, no TCP: loss after repair %.2f %% (0)" % (case, 100 * loss),
+                        loss == 0))
+    return out
+
+
+def main():
+    ap = compare.case_parser(__doc__, "1 repetition of 8 s")
+    ap.set_defaults(duration=20.0)
+    ap.add_argument("--cases", default=",".join(CASES),
+                    help="comma-separated recipe names and tbf (default: %(default)s)")
+    ap.add_argument("--cases-no-tcp", default=",".join(CASES_NO_TCP),
+                    help="the cases without TCP (default: %(default)s)")
+    ap.add_argument("--tcp", default="1,0", help="TCP flow counts (default: 1,0)")
+    ap.add_argument("--tbf-factor", type=float, default=1.25)
+    ap.add_argument("--source", help="send-video --source (default: its test pattern)")
+    ap.add_argument("--latency", type=int, help="receive-video --latency (default: the recipe's)")
+    ap.add_argument("--no-keyframe-requests", action="store_true",
+                    help="receive-video --no-keyframe-requests (no RTCP PLI)")
+    ap.add_argument("--recommended", default="recommended",
+                    help="the case the criterion is checked for (default: the recipe "
+                         "'recommended' stands for)")
+    ap.add_argument("--out", help="directory for recipes.csv, runs.jsonl and table.md")
+    ap.add_argument("--log", metavar="FILE", help="the tools' output (default: a new "
+                    "/tmp/rtpburstpace-recipes-<date>-<time>.log)")
+    ap.add_argument("--from-runs", metavar="FILE",
+                    help="run nothing: more figures per case from an earlier run's runs.jsonl")
+    a = ap.parse_args()
+    if a.from_runs:
+        print(from_runs(a.from_runs))
+        return 0
+    if a.quick:
+        a.reps, a.duration = 1, 8.0
+    a.tcp = [int(x) for x in a.tcp.split(",")]
+    cases = a.cases.split(",")
+    a.cases_no_tcp = a.cases_no_tcp.split(",") if a.cases_no_tcp else cases
+    for c in cases + a.cases_no_tcp:
+        if c != "tbf":
+            videorecipes.get(c)     # KeyError on an unknown recipe
+    recommended = videorecipes.get(a.recommended).name
+    why = run.testbed_unavailable(run.parse_args(a.runargs).plugin_path)
+    if why:
+        print("recipes.py: skipped: %s" % why)
+        return 77
+    log = a.log or os.path.join(tempfile.gettempdir(), time.strftime(
+        "rtpburstpace-recipes-%Y%m%d-%H%M%S.log"))
+    print("recipes.py: %d runs of %g s; the tools' output in %s" % (
+        a.reps * len(case_keys(cases, a)), a.duration, log), file=sys.stderr, flush=True)
+    if a.out:
+        os.makedirs(a.out, exist_ok=True)
+        for f in ("recipes.csv", "runs.jsonl"):
+            if os.path.exists(os.path.join(a.out, f)):
+                os.remove(os.path.join(a.out, f))
+    work = tempfile.mkdtemp(prefix="rtpburstpace-recipes-")
+    signal.signal(signal.SIGTERM, run.on_term)
+    try:
+        with open(log, "a", buffering=1) as tools:
+            rows = run_all(cases, a, tools, work, a.out)
+    except (KeyboardInterrupt, run.Interrupted):
+        sys.exit("recipes.py: interrupted, testbed removed")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    keys = case_keys(cases, a)
+    text = [compare.table(rows, keys, nice=True, show=SHOW, header=HEADER,
+                          mode_name={c: name_of(c, a.tbf_factor) for c, _t in keys},
+                          percent=PERCENT), ""]
+    checks = criterion(rows, recommended)
+    if checks is None:
+        text.append("criterion: not evaluated (%s with 1 TCP flow did not run)" % recommended)
+    else:
+        text += ["%s  %s" % ("PASS" if ok else "FAIL", t) for t, ok in checks]
+    print("\n".join(text))
+    if a.out:
+        with open(os.path.join(a.out, "table.md"), "w") as f:
+            f.write("\n".join(text) + "\n")
+    failed = sum(1 for rs in rows.values() for r in rs if r.get("status") != "ok")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
