@@ -43,7 +43,8 @@ class Client:
         self.pipeline.connect("deep-element-added", self.on_element)
 
     def on_pad(self, _src, pad):
-        pt = pad.get_current_caps().get_structure(0).get_int("payload")[1]
+        # recv_rtp_src_<stream>_<ssrc>_<payload type>
+        pt = int(pad.get_name().rsplit("_", 1)[1])
         dec = Gst.parse_bin_from_description(
             "rtph264depay ! h264parse ! avdec_h264 output-corrupt=false ! "
             "fakesink sync=false signal-handoffs=true name=sink", True)
@@ -74,11 +75,8 @@ class Client:
 
 
 def stat(element, field):
-    s = element.get_property("stats")
-    ok, v = s.get_uint64(field)
-    if not ok:
-        ok, v = s.get_uint(field)
-    return v
+    # get_value: GStreamer 1.26's Python structures have no get_uint64 ()
+    return element.get_property("stats").get_value(field)
 
 
 def main():
