@@ -14,7 +14,6 @@ Run with G_DEBUG=fatal-warnings (tests/meson.build does).  Exit 0 pass,
 1 fail, 77 when a needed plugin or binding is missing.
 """
 import os
-import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,7 +39,7 @@ class Client:
         self.seqs = {96 + k: [] for k in range(STREAMS)}
         self.frames = {}
         src.connect("pad-added", self.on_pad)
-        self.pipeline.connect("deep-element-added", self.on_element)
+        rtsp_loopback.watch_rtp(self.pipeline, self.on_rtp)
 
     def on_pad(self, _src, pad):
         # recv_rtp_src_<stream>_<ssrc>_<payload type>
@@ -57,22 +56,9 @@ class Client:
     def on_frame(self, _sink, _buf, _pad, pt):
         self.frames[pt] += 1
 
-    def on_element(self, _bin, _sub, element):
-        factory = element.get_factory()
-        if factory and factory.get_name() == "udpsrc":
-            element.get_static_pad("src").add_probe(
-                Gst.PadProbeType.BUFFER, self.on_packet)
-
-    def on_packet(self, _pad, info):
-        buf = info.get_buffer()
-        ok, m = buf.map(Gst.MapFlags.READ)
-        if ok:
-            data = bytes(m.data[:4])
-            buf.unmap(m)
-            if len(data) == 4 and data[0] >> 6 == 2 and data[1] & 0x7f in self.seqs:
-                self.seqs[data[1] & 0x7f].append(struct.unpack_from("!H", data, 2)[0])
-        return Gst.PadProbeReturn.OK
-
+    def on_rtp(self, _now, pt, seq, _rtptime):
+        if pt in self.seqs:
+            self.seqs[pt].append(seq)
 
 def stat(element, field):
     # get_value: GStreamer 1.26's Python structures have no get_uint64 ()

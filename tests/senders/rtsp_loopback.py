@@ -63,29 +63,39 @@ class Client:
         self.arrivals = []          # (ns, seq, rtptime)
         self.frames = 0
         self.pipeline.get_by_name("sink").connect("handoff", self.on_frame)
-        self.pipeline.connect("deep-element-added", self.on_element)
+        watch_rtp(self.pipeline, self.on_rtp)
 
     def on_frame(self, *_args):
         self.frames += 1
 
-    def on_element(self, _bin, _sub, element):
-        factory = element.get_factory()
-        if factory and factory.get_name() == "udpsrc":
-            element.get_static_pad("src").add_probe(
-                Gst.PadProbeType.BUFFER, self.on_packet)
+    def on_rtp(self, now, pt, seq, rtptime):
+        if pt == 96:
+            self.arrivals.append((now, seq, rtptime))
 
-    def on_packet(self, _pad, info):
+
+def watch_rtp(pipeline, on_rtp):
+    """Calls on_rtp(ns, payload type, seq, rtptime) for every RTP packet
+    that reaches one of rtspsrc's UDP sockets in @pipeline, as it arrives
+    (RTCP, on the other sockets, is passed over)."""
+    def on_packet(_pad, info):
         now = time.monotonic_ns()
         buf = info.get_buffer()
         ok, m = buf.map(Gst.MapFlags.READ)
         if ok:
             data = bytes(m.data[:12])
             buf.unmap(m)
-            # RTP of payload type 96 (RTCP arrives on the other udpsrc)
-            if len(data) == 12 and data[0] >> 6 == 2 and data[1] & 0x7f == 96:
+            # RTCP's packet types 200-204 read as payload types 72-76
+            if len(data) == 12 and data[0] >> 6 == 2 and not 72 <= data[1] & 0x7f <= 76:
                 seq, rtptime = struct.unpack_from("!HI", data, 2)
-                self.arrivals.append((now, seq, rtptime))
+                on_rtp(now, data[1] & 0x7f, seq, rtptime)
         return Gst.PadProbeReturn.OK
+
+    def on_element(_bin, _sub, element):
+        factory = element.get_factory()
+        if factory and factory.get_name() == "udpsrc":
+            element.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, on_packet)
+
+    pipeline.connect("deep-element-added", on_element)
 
 
 def analyse(arrivals):
