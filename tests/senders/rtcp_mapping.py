@@ -48,6 +48,17 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def plugin_dir():
+    """GST_PLUGIN_PATH as printed: relative to the repository when in it."""
+    path = os.environ.get("GST_PLUGIN_PATH")
+    root = os.path.normpath(os.path.join(HERE, "..", ".."))
+    if path and os.path.abspath(path).startswith(root + os.sep):
+        return os.path.relpath(os.path.abspath(path), root)
+    return path
+
+
 SKIP = 77
 CLOCK_RATE = 90000
 SSRC = 0x1234ABCD
@@ -306,7 +317,7 @@ def main():
 
     print("rtcp_mapping: rtpbin ntp-time-source=running-time, %d fps H.264, "
           "RTP udpsink sync=%s, %.0f s per run; rtpburstpace from %s"
-          % (FRAMERATE, args.sync, args.seconds, os.environ.get("GST_PLUGIN_PATH")), flush=True)
+          % (FRAMERATE, args.sync, args.seconds, plugin_dir()), flush=True)
     offsets = {}
     for placement in ("none", "before", "after"):
         r = run(placement, args.seconds, args.verbose, args.pace, args.sync == "true")
