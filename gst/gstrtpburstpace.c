@@ -69,6 +69,16 @@
  * in #GstRtpBurstPace:stats and reported with a warning) and, like in
  * queue, data discarded by a flush.
  *
+ * Repair packets: when the caps have a `payload` field, packets of any
+ * other payload type are not media.  Behind rtpbin these are the
+ * retransmissions of rtprtxsend (its `rtx-payload`), which it pushes as a
+ * burst when a NACK asks for several packets, each with the RTP timestamp
+ * of the frame it repairs.  The element makes no frames of them: each
+ * leaves on its own, half way between two media slots, at most one per
+ * Δt (and no faster than #GstRtpBurstPace:max-rate allows), and none waits
+ * longer than one frame period (rtpburstrepair.h).  The `repair-*` stats
+ * count them; the other counters are the media's.
+ *
  * At raw-video packet rates, #GstRtpBurstPace:min-slot-duration puts
  * several packets in a slot, and #GstRtpBurstPace:realtime-priority keeps
  * other threads from delaying the slots (docs/performance.md).
@@ -85,6 +95,11 @@
  * gst-launch-1.0 videotestsrc is-live=true ! x264enc tune=zerolatency ! \
  *     rtph264pay ! rtpburstpace ! udpsink host=127.0.0.1 port=5000
  * ]| H.264 with the frame period taken from the caps' a-framerate.
+ * |[
+ * … ! rtph264pay pt=96 ! rtpbin.send_rtp_sink_0 \
+ *   rtpbin.send_rtp_src_0 ! rtpburstpace ! udpsink host=127.0.0.1 port=5000
+ * ]| Behind rtpbin with rtprtxsend as its aux sender: the retransmissions
+ * are spread between the media's slots (examples/videorecipes.py).
  * |[
  * ( videotestsrc is-live=true ! x264enc tune=zerolatency ! \
  *     rtph264pay pt=96 ! rtpburstpace name=pay0 )
@@ -111,6 +126,7 @@
 #include "rtpburstmargin.h"
 #include "rtpburstgroup.h"
 #include "rtpburstmeter.h"
+#include "rtpburstrepair.h"
 #include "rtpburstschedule.h"
 #include "rtpburstsinkhold.h"
 
@@ -285,6 +301,11 @@ struct _GstRtpBurstPace
   /* the streams it shares a timeline with (property group) */
   gchar *group_name;
   RtpBurstGroupMember group;
+  /* packets of another payload type than the caps' (retransmissions behind
+   * rtpbin): spread between the media's slots (rtpburstrepair.h) */
+  gint media_pt;                /* the caps' payload, -1 = none */
+  RtpBurstRepair repair;
+  guint64 last_media_slot;      /* due time of the last media push */
 
   /* messages to post once the lock is released */
   gboolean post_invalid_warning;
@@ -798,6 +819,9 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   gst_rtp_burst_pay_info_reset (&self->pay_info);
   rtp_burst_meter_init (&self->meter);
   rtp_burst_margin_init (&self->margin);
+  self->media_pt = -1;
+  rtp_burst_repair_init (&self->repair, (GDestroyNotify) gst_buffer_unref);
+  self->last_media_slot = RTP_BURST_TIME_NONE;
   gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
 }
 
@@ -822,6 +846,7 @@ gst_rtp_burst_pace_finalize (GObject * object)
   LOCK (self);
   UNLOCK (self);
   g_queue_clear_full (&self->items, (GDestroyNotify) item_free);
+  rtp_burst_repair_flush (&self->repair);
   gst_clear_caps (&self->last_caps);
   rtp_burst_group_member_leave (&self->group);
   g_free (self->group_name);
@@ -868,6 +893,8 @@ flush_items_locked (GstRtpBurstPace * self)
     }
     item_free (item);
   }
+  self->num_flushed += rtp_burst_repair_flush (&self->repair);
+  self->last_media_slot = RTP_BURST_TIME_NONE;
   self->open = NULL;
   self->n_closed = 0;
   self->n_queued_packets = 0;
@@ -890,6 +917,7 @@ reset_stats_locked (GstRtpBurstPace * self)
   self->num_dropped_frames = self->num_dropped_packets = 0;
   self->num_key_unit_requests = 0;
   self->num_margin_frames = 0;
+  rtp_burst_repair_reset_stats (&self->repair);
 }
 
 /* Running time now, RTP_BURST_TIME_NONE without a clock. */
@@ -1010,6 +1038,19 @@ refuse_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer)
   return self->srcresult;
 }
 
+/* A repair packet (another payload type than the media's): queued apart,
+ * and the task woken to time it. */
+static void
+queue_repair_locked (GstRtpBurstPace * self, GstBuffer * buffer, guint64 now)
+{
+  rtp_burst_repair_push (&self->repair, buffer, gst_buffer_get_size (buffer),
+      now);
+  if (rtp_burst_repair_queued (&self->repair) == 1) {
+    gst_rtp_burst_wait_unschedule_locked (&self->wait);
+    BROADCAST (self);
+  }
+}
+
 /* Runs with the lock held; may release it while blocking on a full queue.
  * @now: (inout): running time of the packet's arrival, one reading per
  *   buffer list, read again after blocking */
@@ -1021,7 +1062,7 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
   RtpBurstPacketAction action;
   guint32 rtptime;
   gboolean marker;
-  guint payload_len;
+  guint payload_len, pt;
   Item *frame;
 
   if (self->srcresult != GST_FLOW_OK)
@@ -1044,7 +1085,13 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
   rtptime = gst_rtp_buffer_get_timestamp (&rtp);
   marker = gst_rtp_buffer_get_marker (&rtp);
   payload_len = gst_rtp_buffer_get_payload_len (&rtp);
+  pt = gst_rtp_buffer_get_payload_type (&rtp);
   gst_rtp_buffer_unmap (&rtp);
+
+  if (self->media_pt >= 0 && (gint) pt != self->media_pt) {
+    queue_repair_locked (self, buffer, *now);
+    return GST_FLOW_OK;
+  }
 
   action = rtp_burst_classify_packet (self->open != NULL,
       self->open ? self->open->rtptime : 0, rtptime, marker);
@@ -1187,6 +1234,9 @@ parse_caps_locked (GstRtpBurstPace * self, GstCaps * caps)
 
   if (!gst_structure_get_int (s, "clock-rate", &clock_rate) || clock_rate <= 0)
     clock_rate = 0;
+  if (!gst_structure_get_int (s, "payload", &self->media_pt) ||
+      self->media_pt < 0 || self->media_pt > 127)
+    self->media_pt = -1;
   framerate = gst_structure_get_string (s, "a-framerate");
   if (framerate) {
     caps_period = rtp_burst_parse_framerate (framerate);
@@ -1668,6 +1718,8 @@ typedef enum
   NEXT_AGAIN,                   /* it waited: look again */
   NEXT_EVENT,                   /* forward the event at the head */
   NEXT_PUSH,                    /* push packets of the frame at the head */
+  NEXT_REPAIR,                  /* push the repair packet at the head */
+  NEXT_MEDIA,                   /* no repair packet before the media's next */
   NEXT_DROPPED,                 /* a frame was dropped: post the messages */
   NEXT_FLUSHING,                /* srcresult is not OK: pause */
 } Next;
@@ -1685,6 +1737,7 @@ typedef struct
   gboolean frame_first, frame_last;
   guint64 frame_start, period;
   guint64 serial;
+  gboolean overrun;             /* a repair packet that left at its bound */
 } Push;
 
 /* Counts how late the task woke for a paced slot, and returns that: its
@@ -1783,6 +1836,60 @@ next_unpaced_locked (GstRtpBurstPace * self, Item * item, Push * push)
   return NEXT_PUSH;
 }
 
+/* Makes sure a started paced frame knows the time of its next slot.
+ * FALSE once it has none left (it is finished). */
+static gboolean
+next_slot_locked (GstRtpBurstPace * self, Item * item)
+{
+  if (!item->have_slot) {
+    if (!rtp_burst_plan_next (&item->plan, self->rand, &item->slot_time,
+            &item->slot_packets)) {
+      finish_frame_locked (self, item);
+      return FALSE;
+    }
+    item->have_slot = TRUE;
+  }
+  return TRUE;
+}
+
+/* Whether the repair packet at the head of its queue leaves before the
+ * media's next slot (rtpburstrepair.h); then waits for its time.
+ * NEXT_REPAIR to push it, NEXT_MEDIA if the media goes first, NEXT_AGAIN
+ * if the wait was cut short. */
+static Next
+next_repair_locked (GstRtpBurstPace * self, Item * item, Push * push)
+{
+  guint64 next_media = RTP_BURST_TIME_NONE, due, now;
+  GstClockReturn cret;
+
+  if (item && !item->event) {
+    /* a frame to start, or one that leaves as it comes, goes first */
+    if (item->unpaced || (item->closed && !item->started))
+      return NEXT_MEDIA;
+    if (item->started) {
+      if (!next_slot_locked (self, item))
+        return NEXT_AGAIN;
+      next_media = item->slot_time;
+    }
+  }
+  due = rtp_burst_repair_due (&self->repair, self->last_media_slot,
+      next_media, self->last_slot_duration, max_rate_locked (self),
+      self->period ? self->period : RTP_BURST_TIME_NONE, &push->overrun);
+  if (due >= next_media)
+    return NEXT_MEDIA;
+  now = running_time_now (self);
+  if (now != RTP_BURST_TIME_NONE && due > now) {
+    cret = wait_until_locked (self, due, FALSE, NULL);
+    if (self->srcresult != GST_FLOW_OK)
+      return NEXT_FLUSHING;
+    if (cret == GST_CLOCK_UNSCHEDULED ||
+        rtp_burst_repair_queued (&self->repair) == 0)
+      return NEXT_AGAIN;
+  }
+  push->slot_time = due;
+  return NEXT_REPAIR;
+}
+
 /* A paced frame: waits for its next slot.  NEXT_AGAIN once it has no slot
  * left (it is finished), or when a pause or flush unscheduled the wait
  * (the slot is waited for again after PLAYING). */
@@ -1792,14 +1899,8 @@ wait_next_slot_locked (GstRtpBurstPace * self, Item * item, Push * push)
   GstClockTimeDiff lateness = 0;
   GstClockReturn cret;
 
-  if (!item->have_slot) {
-    if (!rtp_burst_plan_next (&item->plan, self->rand, &item->slot_time,
-            &item->slot_packets)) {
-      finish_frame_locked (self, item);
-      return NEXT_AGAIN;
-    }
-    item->have_slot = TRUE;
-  }
+  if (!next_slot_locked (self, item))
+    return NEXT_AGAIN;
 
   cret = wait_until_locked (self, item->slot_time, FALSE, &lateness);
   if (cret == GST_CLOCK_UNSCHEDULED)
@@ -1835,6 +1936,12 @@ next_locked (GstRtpBurstPace * self, Item ** head, Push * push)
   if (self->srcresult != GST_FLOW_OK)
     return NEXT_FLUSHING;
   item = *head = g_queue_peek_head (&self->items);
+  if (self->playing && rtp_burst_repair_queued (&self->repair) > 0) {
+    Next next = next_repair_locked (self, item, push);
+
+    if (next != NEXT_MEDIA)
+      return next;
+  }
   if (item == NULL) {
     TASK_WAIT (self);
     return NEXT_AGAIN;
@@ -1898,6 +2005,8 @@ push_packets_locked (GstRtpBurstPace * self, Item * item, Push * push)
 
   push->bytes = pop_packets_locked (self, item, push->n_packets, &single,
       &list);
+  self->last_media_slot = push->paced ? push->slot_time :
+      running_time_now (self);
   push->frame_last = item->closed && g_queue_is_empty (&item->packets);
   /* whether late slots at its end made the frame end after its period,
    * for the margin of later frames */
@@ -1922,6 +2031,32 @@ push_packets_locked (GstRtpBurstPace * self, Item * item, Push * push)
     self->num_bytes -= push->bytes;
     self->num_flushed += push->n_packets;
   }
+  return ret;
+}
+
+/* Takes the repair packet at the head of its queue and pushes it without
+ * the lock, with a DTS that a synchronising sink releases at its time.
+ * Returns downstream's flow. */
+static GstFlowReturn
+push_repair_locked (GstRtpBurstPace * self, Push * push)
+{
+  GstBuffer *buf;
+  GstFlowReturn ret;
+  guint size;
+  guint64 offset = self->sink_hold.offset;
+
+  buf = rtp_burst_repair_pop (&self->repair, push->slot_time, push->overrun,
+      running_time_now (self), &size);
+  if (self->segment.format == GST_FORMAT_TIME && push->slot_time >= offset) {
+    buf = gst_buffer_make_writable (buf);
+    GST_BUFFER_DTS (buf) = gst_segment_position_from_running_time
+        (&self->segment, GST_FORMAT_TIME, push->slot_time - offset);
+  }
+  UNLOCK (self);
+  ret = gst_pad_push (self->srcpad, buf);
+  LOCK (self);
+  if (ret == GST_FLOW_FLUSHING)
+    self->num_flushed++;
   return ret;
 }
 
@@ -1951,7 +2086,9 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
       UNLOCK (self);
       return;
     case NEXT_PUSH:
-      ret = push_packets_locked (self, item, &push);
+    case NEXT_REPAIR:
+      ret = next == NEXT_PUSH ? push_packets_locked (self, item, &push) :
+          push_repair_locked (self, &push);
       if (self->srcresult != GST_FLOW_OK)
         goto out_flushing;
       self->srcresult = ret;
@@ -2197,6 +2334,11 @@ create_stats_locked (GstRtpBurstPace * self)
   SET_U64 (GROUP_SHARED_SLOTS, self->group.shared_slots);
   SET_U64 (GROUP_PHASE, self->group.last_phase);
   SET_U64 (GROUP_GAP, self->group.last_gap);
+  SET_U64 (REPAIR_PACKETS, self->repair.n_released);
+  SET_U64 (REPAIR_BYTES, self->repair.bytes_released);
+  SET_U64 (REPAIR_OVERRUNS, self->repair.n_overrun);
+  SET_U64 (REPAIR_MAX_DELAY, self->repair.max_delay);
+  SET_UINT (REPAIR_QUEUED, rtp_burst_repair_queued (&self->repair));
   rtp_burst_meter_report (&self->meter, &meter);
   SET_U64 (PEAK_RATE_1MS, meter.peak_rate_1ms);
   SET_U64 (PEAK_RATE_10MS, meter.peak_rate_10ms);

@@ -125,6 +125,20 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
   [GST_RTP_BURST_STAT_GROUP_GAP] = {"group-gap", G_TYPE_UINT64,
       "the smallest distance from the last frame's slots to another "
         "member's, ns; 18446744073709551615 = none within Δt"},
+  [GST_RTP_BURST_STAT_REPAIR_PACKETS] = {"repair-packets", G_TYPE_UINT64,
+      "repair packets (another payload type than the caps' payload, such "
+        "as rtprtxsend's retransmissions) released between the media's "
+        "slots; not in packets and bytes"},
+  [GST_RTP_BURST_STAT_REPAIR_BYTES] = {"repair-bytes", G_TYPE_UINT64,
+      "bytes of those repair packets"},
+  [GST_RTP_BURST_STAT_REPAIR_OVERRUNS] = {"repair-overruns", G_TYPE_UINT64,
+      "repair packets that left one frame period after they came, sooner "
+        "than their spacing (repairs came faster than one per Δt)"},
+  [GST_RTP_BURST_STAT_REPAIR_MAX_DELAY] = {"repair-max-delay",
+        G_TYPE_UINT64,
+      "the longest a repair packet waited in the element, ns"},
+  [GST_RTP_BURST_STAT_REPAIR_QUEUED] = {"repair-queued", G_TYPE_UINT,
+      "repair packets waiting for their time"},
   [GST_RTP_BURST_STAT_SINK_LATENCY] = {"sink-latency", G_TYPE_UINT64,
       "the latency a synchronising element in the element's thread adds "
         "(a sink, webrtcbin's clocksync), taken out of the DTS of paced "

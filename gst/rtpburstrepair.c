@@ -1,0 +1,160 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "rtpburstrepair.h"
+#include "rtpburstschedule.h"
+
+typedef struct
+{
+  gpointer data;
+  guint size;
+  guint64 arrival;
+} RtpBurstRepairPacket;
+
+void
+rtp_burst_repair_init (RtpBurstRepair * repair, GDestroyNotify free_func)
+{
+  g_queue_init (&repair->packets);
+  repair->free_func = free_func;
+  repair->last_release = RTP_BURST_TIME_NONE;
+  rtp_burst_repair_reset_stats (repair);
+}
+
+void
+rtp_burst_repair_reset_stats (RtpBurstRepair * repair)
+{
+  repair->n_released = repair->bytes_released = 0;
+  repair->n_overrun = repair->max_delay = 0;
+}
+
+/* Frees every queued packet and forgets the last release (a flush, a new
+ * stream).  Returns how many were queued. */
+guint
+rtp_burst_repair_flush (RtpBurstRepair * repair)
+{
+  RtpBurstRepairPacket *p;
+  guint n = 0;
+
+  while ((p = g_queue_pop_head (&repair->packets))) {
+    if (repair->free_func)
+      repair->free_func (p->data);
+    g_slice_free (RtpBurstRepairPacket, p);
+    n++;
+  }
+  repair->last_release = RTP_BURST_TIME_NONE;
+  return n;
+}
+
+/* Queues @data (@size bytes on the wire) that arrived at @arrival
+ * (RTP_BURST_TIME_NONE if unknown: it may leave at once). */
+void
+rtp_burst_repair_push (RtpBurstRepair * repair, gpointer data, guint size,
+    guint64 arrival)
+{
+  RtpBurstRepairPacket *p = g_slice_new (RtpBurstRepairPacket);
+
+  p->data = data;
+  p->size = size;
+  p->arrival = arrival == RTP_BURST_TIME_NONE ? 0 : arrival;
+  g_queue_push_tail (&repair->packets, p);
+}
+
+guint
+rtp_burst_repair_queued (const RtpBurstRepair * repair)
+{
+  return repair->packets.length;
+}
+
+/**
+ * rtp_burst_repair_due:
+ * @last_media: due time of the last media slot released, or NONE
+ * @next_media: due time of the next media slot, or NONE if none is known
+ * @spacing: Δt of the media's current (or last) frame, 0 = none yet
+ * @max_rate: bit/s, 0 = no cap
+ * @max_delay: the longest a repair packet waits, NONE = no bound
+ * @overrun: (out): the bound made it due earlier than its gap
+ *
+ * When the packet at the head may leave (see the top of the header).  The
+ * queue must not be empty.  A result after @next_media means: after that
+ * media slot.
+ */
+guint64
+rtp_burst_repair_due (const RtpBurstRepair * repair, guint64 last_media,
+    guint64 next_media, guint64 spacing, guint64 max_rate, guint64 max_delay,
+    gboolean * overrun)
+{
+  const RtpBurstRepairPacket *p =
+      repair->packets.head ? repair->packets.head->data : NULL;
+  guint64 gap = spacing, due, bound;
+
+  g_return_val_if_fail (p != NULL, RTP_BURST_TIME_NONE);
+
+  if (max_rate > 0)
+    gap = MAX (gap, (guint64) p->size * 8 * G_GUINT64_CONSTANT (1000000000)
+        / max_rate);
+  due = p->arrival;
+  if (repair->last_release != RTP_BURST_TIME_NONE)
+    due = MAX (due, rtp_burst_time_add (repair->last_release, gap));
+  if (last_media != RTP_BURST_TIME_NONE)
+    due = MAX (due, rtp_burst_time_add (last_media, gap / 2));
+  /* not within gap / 2 before the next media slot: after it */
+  if (next_media != RTP_BURST_TIME_NONE && gap > 0 &&
+      rtp_burst_time_add (due, gap / 2) > next_media)
+    due = MAX (due, rtp_burst_time_add (next_media, gap / 2));
+
+  bound = rtp_burst_time_add (p->arrival, max_delay);
+  *overrun = due > bound;
+  return MIN (due, bound);
+}
+
+/**
+ * rtp_burst_repair_pop:
+ * @due: what rtp_burst_repair_due () returned for it
+ * @overrun: ... and said of it
+ * @now: when it leaves
+ * @size: (out): its size
+ *
+ * Takes the packet at the head out, to be pushed now, and counts it.
+ * Returns its data.
+ */
+gpointer
+rtp_burst_repair_pop (RtpBurstRepair * repair, guint64 due, gboolean overrun,
+    guint64 now, guint * size)
+{
+  RtpBurstRepairPacket *p = g_queue_pop_head (&repair->packets);
+  gpointer data;
+
+  g_return_val_if_fail (p != NULL, NULL);
+
+  data = p->data;
+  *size = p->size;
+  repair->last_release = due;
+  repair->n_released++;
+  repair->bytes_released += p->size;
+  if (overrun)
+    repair->n_overrun++;
+  if (now != RTP_BURST_TIME_NONE && now > p->arrival)
+    repair->max_delay = MAX (repair->max_delay, now - p->arrival);
+  g_slice_free (RtpBurstRepairPacket, p);
+  return data;
+}

@@ -1,0 +1,89 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/*
+ * Repair packets between the media's slots.
+ *
+ * Behind rtpbin (`rtpbin.send_rtp_src_0 ! rtpburstpace`) the element sees,
+ * besides the media, the packets rtpbin adds on the same pad: the
+ * retransmissions of rtprtxsend, which come in bursts when a NACK asks for
+ * several packets, each with the RTP timestamp of the frame it repairs.
+ * The element tells them apart by payload type (any other than the caps'
+ * `payload`) and does not make frames of them; they wait here and leave
+ * one at a time, between the media's slots:
+ *
+ *   due = max (arrival,
+ *              previous repair packet + gap,
+ *              last media slot + gap / 2)
+ *   gap = max (Δt of the media, size * 8 / max-rate)
+ *
+ * and a repair packet that would come within gap / 2 of the next media
+ * slot leaves gap / 2 after it instead.  So with Δt between media slots, a
+ * repair packet leaves half way between two of them, and at most one per
+ * Δt: the repair traffic is spread like the media, the link sees at most
+ * one packet more per slot, and a retransmission waits at most as long as
+ * the queue ahead of it takes at that spacing.  No repair packet waits
+ * longer than @max_delay (one frame period): past that it leaves at once
+ * (counted as an overrun), so that a retransmission still arrives in time
+ * to be useful when repairs come faster than one per Δt.
+ *
+ * Pad-free and GLib only: the queue holds opaque packets with their
+ * arrival time and size, and answers when the head may leave.  Times are
+ * running times in ns; RTP_BURST_TIME_NONE is "none".
+ */
+
+#ifndef __RTP_BURST_REPAIR_H__
+#define __RTP_BURST_REPAIR_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  GQueue packets;               /* RtpBurstRepairPacket *, oldest first */
+  GDestroyNotify free_func;     /* for the packets' data */
+  guint64 last_release;         /* due time of the last one released */
+
+  /* stats */
+  guint64 n_released, bytes_released;
+  guint64 n_overrun;            /* released at max_delay, ahead of their gap */
+  guint64 max_delay;            /* longest wait of a released one, ns */
+} RtpBurstRepair;
+
+void     rtp_burst_repair_init    (RtpBurstRepair * repair,
+                                   GDestroyNotify free_func);
+guint    rtp_burst_repair_flush   (RtpBurstRepair * repair);
+void     rtp_burst_repair_reset_stats (RtpBurstRepair * repair);
+
+void     rtp_burst_repair_push    (RtpBurstRepair * repair, gpointer data,
+                                   guint size, guint64 arrival);
+guint    rtp_burst_repair_queued  (const RtpBurstRepair * repair);
+
+guint64  rtp_burst_repair_due     (const RtpBurstRepair * repair,
+                                   guint64 last_media, guint64 next_media,
+                                   guint64 spacing, guint64 max_rate,
+                                   guint64 max_delay, gboolean * overrun);
+gpointer rtp_burst_repair_pop     (RtpBurstRepair * repair, guint64 due,
+                                   gboolean overrun, guint64 now,
+                                   guint * size);
+
+G_END_DECLS
+
+#endif /* __RTP_BURST_REPAIR_H__ */

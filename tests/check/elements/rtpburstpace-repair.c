@@ -1,0 +1,214 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* Repair packets through the element (rtpburstrepair.h): packets of
+ * another payload type than the caps' payload, as rtprtxsend puts them
+ * beside the media behind rtpbin, leave one at a time half way between the
+ * media's slots, on the test clock. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "rtpburstpace-fixture.h"
+
+#define US (G_GUINT64_CONSTANT (1000))
+#define DT (9 * MS)             /* 36 ms / 4 packets */
+#define RTX_PT 97
+
+/* A retransmission as rtprtxsend makes it: its own payload type, SSRC and
+ * sequence numbers, the RTP timestamp of the frame it repairs. */
+static GstBuffer *
+rtx_packet (guint16 seq, GstClockTime pts)
+{
+  GstBuffer *buf = test_rtp_packet (seq, 1000, FALSE, 1002, pts);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp));
+  gst_rtp_buffer_set_payload_type (&rtp, RTX_PT);
+  gst_rtp_buffer_set_ssrc (&rtp, 0x0badf00d);
+  gst_rtp_buffer_unmap (&rtp);
+  return buf;
+}
+
+/* Waits for the element's next clock wait at @expected, releases it and
+ * checks that one packet of payload type @pt came out, with that DTS. */
+static void
+crank_one (Fixture * f, GstClockTime expected, guint pt, guint16 seq)
+{
+  GstClockID id;
+  GstBuffer *buf;
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  gst_test_clock_wait_for_next_pending_id (f->clock, &id);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (f->h), 0);
+  fail_unless_equals_uint64 (gst_clock_id_get_time (id), expected);
+  gst_clock_id_unref (id);
+  fail_unless (gst_harness_crank_single_clock_wait (f->h));
+  buf = gst_harness_pull (f->h);
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
+  fail_unless_equals_int (gst_rtp_buffer_get_payload_type (&rtp), pt);
+  fail_unless_equals_int (gst_rtp_buffer_get_seq (&rtp), seq);
+  gst_rtp_buffer_unmap (&rtp);
+  fail_unless_equals_uint64 (GST_BUFFER_DTS (buf), expected);
+  gst_buffer_unref (buf);
+}
+
+/* Media seq @seq of frame 0 at slot @j. */
+#define MEDIA(f, j) crank_one (f, (j) * DT, 96, (guint16) (65530 + (j)))
+#define REPAIR(f, t, k) crank_one (f, t, RTX_PT, (guint16) (5000 + (k)))
+
+GST_START_TEST (test_repair_between_media_slots)
+{
+  Fixture f;
+  guint k;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 4, 1000);
+  MEDIA (&f, 0);
+  /* a NACK for three packets: rtprtxsend pushes their retransmissions at
+   * once, 1 ms into the frame, while the element waits for the slot at
+   * 9 ms; without the element they would leave as one burst */
+  gst_test_clock_set_time (f.clock, 1 * MS);
+  for (k = 0; k < 3; k++)
+    fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000 + k, 0)),
+        GST_FLOW_OK);
+  /* each half way between two media slots, one per Δt */
+  REPAIR (&f, DT / 2, 0);
+  MEDIA (&f, 1);
+  REPAIR (&f, DT + DT / 2, 1);
+  MEDIA (&f, 2);
+  REPAIR (&f, 2 * DT + DT / 2, 2);
+  MEDIA (&f, 3);
+
+  /* they made no frames of their own and are counted apart */
+  fail_unless_equals_uint64 (stat (&f, "frames"), 1);
+  fail_unless_equals_uint64 (stat (&f, "packets"), 4);
+  fail_unless_equals_uint64 (stat (&f, "repair-packets"), 3);
+  fail_unless_equals_uint64 (stat (&f, "repair-bytes"), 3 * (12 + 1002));
+  fail_unless_equals_uint64 (stat (&f, "repair-overruns"), 0);
+  /* the last one came at 1 ms and left at 22.5 ms */
+  fail_unless_equals_uint64 (stat (&f, "repair-max-delay"),
+      2 * DT + DT / 2 - 1 * MS);
+  fail_unless_equals_uint64 (stat (&f, "repair-queued"), 0);
+  fail_unless_equals_uint64 (stat (&f, "catch-up-frames"), 0);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* Between frames (duty 0.9) and before EOS: a repair packet still keeps
+ * its distance from the last media slot and from the one before it, and
+ * leaves before an event queued after it. */
+GST_START_TEST (test_repair_between_frames_and_eos)
+{
+  Fixture f;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 4, 1000);
+  crank_frame (&f, 0, DT, 4, 1);
+  /* the last slot was at 27 ms; two retransmissions come at 27.5 ms */
+  gst_test_clock_set_time (f.clock, 27500 * US);
+  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5001, 0)),
+      GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  REPAIR (&f, 27 * MS + DT / 2, 0);
+  REPAIR (&f, 27 * MS + DT / 2 + DT, 1);
+  fail_unless_equals_uint64 (stat (&f, "repair-packets"), 2);
+  /* then the EOS */
+  {
+    GstEvent *ev;
+
+    while ((ev = gst_harness_pull_event (f.h)) &&
+        GST_EVENT_TYPE (ev) != GST_EVENT_EOS)
+      gst_event_unref (ev);
+    fail_unless (ev != NULL);
+    gst_event_unref (ev);
+  }
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* Without a payload type in the caps the element cannot tell repair
+ * packets from media: every packet is media, as before. */
+GST_START_TEST (test_repair_needs_caps_payload)
+{
+  Fixture f;
+
+  fixture_init (&f, "application/x-rtp, media=(string)video, "
+      "clock-rate=(int)90000, encoding-name=(string)RAW, "
+      "a-framerate=(string)25", NULL);
+  push_frame (&f, 0, 4, 1000);
+  MEDIA (&f, 0);
+  gst_test_clock_set_time (f.clock, 1 * MS);
+  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
+      GST_FLOW_OK);
+  /* frame 0 was closed by its marker: the retransmission, with frame 0's
+   * RTP timestamp, is queued as a frame of its own behind it */
+  fail_unless_equals_uint64 (stat (&f, "queued-packets"), 4);
+  fail_unless_equals_uint64 (stat (&f, "repair-queued"), 0);
+  fail_unless_equals_uint64 (stat (&f, "repair-packets"), 0);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* A flush drops queued repair packets and counts them. */
+GST_START_TEST (test_repair_flush)
+{
+  Fixture f;
+  guint k;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 4, 1000);
+  MEDIA (&f, 0);
+  gst_test_clock_set_time (f.clock, 1 * MS);
+  for (k = 0; k < 3; k++)
+    fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000 + k, 0)),
+        GST_FLOW_OK);
+  REPAIR (&f, DT / 2, 0);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_stop (TRUE)));
+  /* 3 media packets and 2 repair packets were queued */
+  fail_unless_equals_uint64 (stat (&f, "flushed-packets"), 5);
+  fail_unless_equals_uint64 (stat (&f, "repair-queued"), 0);
+  fail_unless_equals_uint64 (stat (&f, "repair-packets"), 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpburstpace_repair_suite (void)
+{
+  Suite *s = suite_create ("rtpburstpace-repair");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_repair_between_media_slots);
+  tcase_add_test (tc, test_repair_between_frames_and_eos);
+  tcase_add_test (tc, test_repair_needs_caps_payload);
+  tcase_add_test (tc, test_repair_flush);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpburstpace_repair);

@@ -1,0 +1,238 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* Unit tests of rtpburstrepair.c: repair packets between the media's
+ * slots, exact times. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+
+#include "rtpburstrepair.h"
+#include "rtpburstschedule.h"
+
+#define MS (G_GUINT64_CONSTANT (1000000))
+#define US (G_GUINT64_CONSTANT (1000))
+#define NONE RTP_BURST_TIME_NONE
+#define PERIOD (40 * MS)
+
+static guint n_freed;
+
+static void
+count_free (gpointer data)
+{
+  n_freed++;
+  g_free (data);
+}
+
+/* Pops the head at @due and checks which packet it was. */
+static void
+pop_expect (RtpBurstRepair * r, guint64 due, gboolean overrun, guint id)
+{
+  guint size;
+  guint *data = rtp_burst_repair_pop (r, due, overrun, due, &size);
+
+  fail_unless (data != NULL);
+  fail_unless_equals_int (*data, id);
+  g_free (data);
+}
+
+static void
+push_id (RtpBurstRepair * r, guint id, guint size, guint64 arrival)
+{
+  guint *data = g_new (guint, 1);
+
+  *data = id;
+  rtp_burst_repair_push (r, data, size, arrival);
+}
+
+GST_START_TEST (test_repair_between_slots)
+{
+  RtpBurstRepair r;
+  gboolean overrun = TRUE;
+  guint64 dt = 2 * MS, due;
+
+  rtp_burst_repair_init (&r, count_free);
+  /* media slots at 10, 12, 14, ... ms; three retransmissions asked for
+   * at once at 10.3 ms, after the slot at 10 ms */
+  push_id (&r, 1, 1200, 10300 * US);
+  push_id (&r, 2, 1200, 10300 * US);
+  push_id (&r, 3, 1200, 10300 * US);
+  fail_unless_equals_int (rtp_burst_repair_queued (&r), 3);
+  /* half way between the slots at 10 and 12 ms */
+  due = rtp_burst_repair_due (&r, 10 * MS, 12 * MS, dt, 0, PERIOD, &overrun);
+  fail_unless_equals_uint64 (due, 11 * MS);
+  fail_if (overrun);
+  pop_expect (&r, due, overrun, 1);
+  /* the next one Δt later: after the media slot at 12 ms, half way to 14 */
+  due = rtp_burst_repair_due (&r, 10 * MS, 12 * MS, dt, 0, PERIOD, &overrun);
+  fail_unless_equals_uint64 (due, 13 * MS);
+  /* ... which the caller reads as "after the slot at 12 ms"; the media
+   * slot leaves, then it asks again */
+  due = rtp_burst_repair_due (&r, 12 * MS, 14 * MS, dt, 0, PERIOD, &overrun);
+  fail_unless_equals_uint64 (due, 13 * MS);
+  pop_expect (&r, due, overrun, 2);
+  due = rtp_burst_repair_due (&r, 14 * MS, 16 * MS, dt, 0, PERIOD, &overrun);
+  fail_unless_equals_uint64 (due, 15 * MS);
+  pop_expect (&r, due, overrun, 3);
+  fail_unless_equals_int (rtp_burst_repair_queued (&r), 0);
+  fail_unless_equals_uint64 (r.n_released, 3);
+  fail_unless_equals_uint64 (r.bytes_released, 3600);
+  fail_unless_equals_uint64 (r.n_overrun, 0);
+  /* the third waited from 10.3 to 15 ms */
+  fail_unless_equals_uint64 (r.max_delay, 4700 * US);
+  fail_unless_equals_int (rtp_burst_repair_flush (&r), 0);
+  fail_unless_equals_int (n_freed, 0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_repair_near_next_slot)
+{
+  RtpBurstRepair r;
+  gboolean overrun;
+  guint64 dt = 2 * MS;
+
+  rtp_burst_repair_init (&r, g_free);
+  /* arrives 0.5 ms before the next media slot: within Δt/2 of it, so it
+   * leaves Δt/2 after that slot, not right beside it */
+  push_id (&r, 1, 1000, 11500 * US);
+  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, 10 * MS, 12 * MS, dt,
+          0, PERIOD, &overrun), 13 * MS);
+  /* no media slot pending (between frames, duty < 1): Δt/2 after the last
+   * one, or at once if that is long past */
+  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, 10 * MS, NONE, dt,
+          0, PERIOD, &overrun), 11500 * US);
+  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, 11 * MS, NONE, dt,
+          0, PERIOD, &overrun), 12 * MS);
+  /* no media yet at all: at once */
+  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, NONE, NONE, 0,
+          0, PERIOD, &overrun), 11500 * US);
+  fail_if (overrun);
+  rtp_burst_repair_flush (&r);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_repair_rate_cap)
+{
+  RtpBurstRepair r;
+  gboolean overrun;
+  guint64 due;
+
+  rtp_burst_repair_init (&r, g_free);
+  push_id (&r, 1, 1250, 0);
+  push_id (&r, 2, 1250, 0);
+  /* 1250 B at 1 Mbit/s: 10 ms between repair packets, more than Δt */
+  due = rtp_burst_repair_due (&r, NONE, NONE, 2 * MS, 1000000, PERIOD,
+      &overrun);
+  fail_unless_equals_uint64 (due, 0);
+  pop_expect (&r, due, overrun, 1);
+  due = rtp_burst_repair_due (&r, NONE, NONE, 2 * MS, 1000000, PERIOD,
+      &overrun);
+  fail_unless_equals_uint64 (due, 10 * MS);
+  fail_if (overrun);
+  /* a cap slower than Δt does not make them denser */
+  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, NONE, NONE, 20 * MS,
+          1000000, PERIOD, &overrun), 20 * MS);
+  rtp_burst_repair_flush (&r);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_repair_bound)
+{
+  RtpBurstRepair r;
+  gboolean overrun;
+  guint64 due, t = 100 * MS;
+  guint i;
+
+  rtp_burst_repair_init (&r, g_free);
+  /* 30 retransmissions at once with Δt 2 ms: the 21st would wait 40 ms,
+   * one frame period; from there on they leave at the bound */
+  for (i = 0; i < 30; i++)
+    push_id (&r, i, 1000, t);
+  for (i = 0; i < 30; i++) {
+    due = rtp_burst_repair_due (&r, NONE, NONE, 2 * MS, 0, PERIOD, &overrun);
+    if (i <= 20) {
+      fail_unless_equals_uint64 (due, t + i * 2 * MS);
+      fail_if (overrun);
+    } else {
+      fail_unless_equals_uint64 (due, t + PERIOD);
+      fail_unless (overrun);
+    }
+    pop_expect (&r, due, overrun, i);
+  }
+  fail_unless_equals_uint64 (r.n_overrun, 9);
+  fail_unless_equals_uint64 (r.max_delay, PERIOD);
+  /* no bound */
+  push_id (&r, 99, 1000, t);
+  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, NONE, NONE, 2 * MS,
+          0, NONE, &overrun), t + PERIOD + 2 * MS);
+  fail_if (overrun);
+  rtp_burst_repair_flush (&r);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_repair_flush)
+{
+  RtpBurstRepair r;
+  gboolean overrun;
+
+  n_freed = 0;
+  rtp_burst_repair_init (&r, count_free);
+  push_id (&r, 1, 1000, 0);
+  push_id (&r, 2, 1000, 0);
+  pop_expect (&r, 5 * MS, FALSE, 1);
+  fail_unless_equals_int (rtp_burst_repair_flush (&r), 1);
+  fail_unless_equals_int (n_freed, 1);
+  fail_unless_equals_int (rtp_burst_repair_queued (&r), 0);
+  /* a flush forgets the last release: the next one may leave at once */
+  push_id (&r, 3, 1000, 6 * MS);
+  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, NONE, NONE, 2 * MS,
+          0, PERIOD, &overrun), 6 * MS);
+  /* ... and the stats stay until reset */
+  fail_unless_equals_uint64 (r.n_released, 1);
+  rtp_burst_repair_reset_stats (&r);
+  fail_unless_equals_uint64 (r.n_released, 0);
+  fail_unless_equals_int (rtp_burst_repair_flush (&r), 1);
+  fail_unless_equals_int (n_freed, 2);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpburstrepair_suite (void)
+{
+  Suite *s = suite_create ("rtpburstrepair");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_repair_between_slots);
+  tcase_add_test (tc, test_repair_near_next_slot);
+  tcase_add_test (tc, test_repair_rate_cap);
+  tcase_add_test (tc, test_repair_bound);
+  tcase_add_test (tc, test_repair_flush);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpburstrepair);
