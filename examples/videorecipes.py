@@ -16,18 +16,19 @@ Ports (base port P; a recipe uses only some of them):
     P+5    RTCP from the receiver to the sender (receiver reports, NACKs):
            to receive-video --sender, else to the host the RTP comes from
 
-Where rtpburstpace sits: directly after the payloader, before rtpbin's
-send_rtp_sink_0 (and before rtpulpfecenc).  The FEC encoders then run in the
-element's thread, so their packets leave with the paced media:
+Where rtpburstpace sits.  With FEC: directly after the payloader, before
+rtpbin's send_rtp_sink_0 (and before rtpulpfecenc).  The FEC encoders then
+run in the element's thread, so their packets leave with the paced media:
 rtpst2022-1-fecenc (inside rtpbin, before the session) pushes each FEC packet
 on its own pad just before the media packet that completes its row (or that
 its column packet is scheduled with), and rtpulpfecenc pushes a frame's FEC
-packets right after the frame's last packet.  Retransmissions (rtprtxsend,
-rtpbin's aux sender) leave when a NACK asks for them.  An element after
-rtpbin was measured and is worse: it groups packets by RTP timestamp, and
-the FEC or RTX packets between the frames become "frames" of their own that
-each take a frame's span, so the media frames are squeezed (catch-up) and the
-repair packets are held back.
+packets right after the frame's last packet.  With retransmission: behind
+rtpbin (send_rtp_src_0 ! rtpburstpace ! udpsink), where rtprtxsend (rtpbin's
+aux sender) puts its retransmissions beside the media: the element tells
+them apart by payload type and spreads them between the media's slots, one
+per slot at most, where without it they leave as a burst when a NACK asks for
+several packets (the `-rtx-before` recipes keep the element before rtpbin,
+for comparison).
 
 Keyframe requests: in the recipes with rtpbin (RTCP both ways) the receiver's
 rtph264depay has request-keyframe=true: a loss that FEC or retransmission
@@ -117,6 +118,7 @@ MEDIA_CAPS = ("application/x-rtp,media=video,clock-rate=%d,encoding-name=H264,"
 Recipe = collections.namedtuple("Recipe", [
     "name",        # as given to --recipe
     "paced",       # rtpburstpace after the payloader
+    "pace_after_rtpbin",  # ... or behind rtpbin, on send_rtp_src_0
     "pace_props",  # its properties (gst-launch syntax), "" for the defaults
     "protection",  # None, "st2022", "ulpfec" or "rtx"
     "rows",        # ST 2022-1 matrix (rows D, columns L), else 0
@@ -159,22 +161,32 @@ def _recipes():
              ("capped", CAP_PROPS, "rtpburstpace %s after the payloader" % CAP_PROPS)]
     for mode, props, how in modes:
         paced = props is not None
-        add(Recipe(mode, paced, props, None, 0, 0, 0, BASE_LATENCY_MS,
+        add(Recipe(mode, paced, False, props, None, 0, 0, 0, BASE_LATENCY_MS,
                    "%s, no rtpbin, no repair" % how))
         for d in (5, 10):
-            add(Recipe("%s-fec%dx%d" % (mode, d, d), paced, props, "st2022", d, d, 0,
+            add(Recipe("%s-fec%dx%d" % (mode, d, d), paced, False, props, "st2022", d, d, 0,
                        st2022_latency_ms(d, d),
                        "%s; ST 2022-1 FEC %d rows x %d columns (rtpbin "
                        "fec-encoders), +%d %% packets"
                        % (how, d, d, round(100.0 * 2 / d))))
-        add(Recipe("%s-ulpfec" % mode, paced, props, "ulpfec", 0, 0, 20,
+        add(Recipe("%s-ulpfec" % mode, paced, False, props, "ulpfec", 0, 0, 20,
                    BASE_LATENCY_MS + 50,
                    "%s; ULPFEC (rtpulpfecenc percentage=20%s, rtpulpfecdec with "
                    "rtpbin's storage), +20 %% packets"
                    % (how, " after the element" if paced else "")))
-        add(Recipe("%s-rtx" % mode, paced, props, "rtx", 0, 0, 0, 2 * BASE_LATENCY_MS,
-                   "%s; retransmission (rtprtxsend / rtprtxreceive as rtpbin "
-                   "aux elements, NACKs in RTCP back to the sender)" % how))
+        rtx = ("retransmission (rtprtxsend / rtprtxreceive as rtpbin aux elements, "
+               "NACKs in RTCP back to the sender)")
+        if paced:
+            add(Recipe("%s-rtx" % mode, paced, True, props, "rtx", 0, 0, 0,
+                       2 * BASE_LATENCY_MS, "%s; %s, spread between the media's "
+                       "slots" % (how.replace("after the payloader",
+                                              "behind rtpbin (send_rtp_src_0)"), rtx)))
+            add(Recipe("%s-rtx-before" % mode, paced, False, props, "rtx", 0, 0, 0,
+                       2 * BASE_LATENCY_MS, "%s (before rtpbin); %s, not paced"
+                       % (how, rtx)))
+        else:
+            add(Recipe("%s-rtx" % mode, paced, False, props, "rtx", 0, 0, 0,
+                       2 * BASE_LATENCY_MS, "%s; %s" % (how, rtx)))
     return table
 
 
@@ -237,10 +249,9 @@ def sender_plan(recipe, host, port, source=None):
     if recipe.protection == "st2022":
         pay += " ssrc=0"          # rtpst2022-1-fecenc refuses other SSRCs
     chain = "%s ! %s" % (source, pay)
-    if recipe.paced:
-        chain += " ! rtpburstpace name=pace"
-        if recipe.pace_props:
-            chain += " " + recipe.pace_props
+    pace = "rtpburstpace name=pace" + (" " + recipe.pace_props if recipe.pace_props else "")
+    if recipe.paced and not recipe.pace_after_rtpbin:
+        chain += " ! " + pace
     if not uses_rtpbin(recipe):
         chain += " ! udpsink name=rtpsink host=%s port=%d" % (host, port + PORT_RTP)
         return Plan([chain], None, [], [], [])
@@ -251,7 +262,8 @@ def sender_plan(recipe, host, port, source=None):
     chain += " ! identity name=to_rtpbin silent=true"
     fragments = [
         chain,
-        "udpsink name=rtpsink host=%s port=%d" % (host, port + PORT_RTP),
+        ("%s ! " % pace if recipe.pace_after_rtpbin else "")
+        + "udpsink name=rtpsink host=%s port=%d" % (host, port + PORT_RTP),
         "udpsink name=rtcpsink host=%s port=%d sync=false async=false"
         % (host, port + PORT_RTCP),
         "udpsrc name=rtcpsrc port=%d ! identity name=rtcp_in silent=true"
@@ -259,7 +271,8 @@ def sender_plan(recipe, host, port, source=None):
     ]
     props = {"rtp-profile": "avpf"}
     to_rtpbin = [("to_rtpbin", "send_rtp_sink_0"), ("rtcp_in", "recv_rtcp_sink_0")]
-    from_rtpbin = [("send_rtp_src_0", "rtpsink"), ("send_rtcp_src_0", "rtcpsink")]
+    from_rtpbin = [("send_rtp_src_0", "pace" if recipe.pace_after_rtpbin else "rtpsink"),
+                   ("send_rtcp_src_0", "rtcpsink")]
     hooks = []
     if recipe.protection == "st2022":
         props["fec-encoders"] = _st2022_fec_encoders(recipe)

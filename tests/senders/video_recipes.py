@@ -16,7 +16,9 @@ what they print:
   the jitterbuffer) for paced, recommended (without --sender: its RTCP goes
   to where the RTP comes from) and paced-fec5x5: the recovery recipes
   report packets_recovered > 0 and more intact frames than paced, at least
-  0.8 x frames_sent, and paced none recovered;
+  0.8 x frames_sent, and paced none recovered; for recommended (the element
+  behind rtpbin) the element counted every retransmission sent as a repair
+  packet and made no frames of them;
 
   with --drop every=5, more than paced-fec10x10 repairs: the receiver asked
   for keyframes and the sender's encoder made more than its regular ones
@@ -248,6 +250,20 @@ def main():
         if rxj.get("frames_intact", 0) < 0.8 * txj.get("frames_sent", 0):
             failures.append("%s: frames_intact %s < 0.8 x frames_sent %s" % (
                 label, rxj.get("frames_intact"), txj.get("frames_sent")))
+
+    # behind rtpbin, every retransmission went through the element as a
+    # repair packet (rtpburstrepair.h), none of them as a frame of its own
+    txj, rxj = results[("recommended", DROP, None)]
+    if videorecipes.get("recommended").pace_after_rtpbin:
+        pace = txj.get("rtpburstpace") or {}
+        if txj.get("rtx_packets_sent", 0) <= 0 or \
+                pace.get("repair-packets") != txj.get("rtx_packets_sent"):
+            failures.append("recommended --drop %s: %s retransmissions sent, the element "
+                            "spread %s" % (DROP, txj.get("rtx_packets_sent"),
+                                           pace.get("repair-packets")))
+        if pace.get("frames", 0) > txj.get("frames_sent", 0) + 1:
+            failures.append("recommended --drop %s: the element paced %s frames for %s sent"
+                            % (DROP, pace.get("frames"), txj.get("frames_sent")))
 
     # an unrepaired loss makes the receiver ask for a keyframe (RTCP PLI) and
     # the sender's encoder make one
