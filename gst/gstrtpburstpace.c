@@ -306,6 +306,10 @@ struct _GstRtpBurstPace
   gint media_pt;                /* the caps' payload, -1 = none */
   RtpBurstRepair repair;
   guint64 last_media_slot;      /* due time of the last media push */
+  guint64 events_in, events_out;        /* queued and pushed: a repair
+                                         * packet leaves after the events
+                                         * queued before it, and before
+                                         * those queued after it */
 
   /* messages to post once the lock is released */
   gboolean post_invalid_warning;
@@ -895,6 +899,7 @@ flush_items_locked (GstRtpBurstPace * self)
   }
   self->num_flushed += rtp_burst_repair_flush (&self->repair);
   self->last_media_slot = RTP_BURST_TIME_NONE;
+  self->events_out = self->events_in;
   self->open = NULL;
   self->n_closed = 0;
   self->n_queued_packets = 0;
@@ -1044,7 +1049,7 @@ static void
 queue_repair_locked (GstRtpBurstPace * self, GstBuffer * buffer, guint64 now)
 {
   rtp_burst_repair_push (&self->repair, buffer, gst_buffer_get_size (buffer),
-      now);
+      now, self->events_in);
   if (rtp_burst_repair_queued (&self->repair) == 1) {
     gst_rtp_burst_wait_unschedule_locked (&self->wait);
     BROADCAST (self);
@@ -1346,6 +1351,7 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
 
     item->event = event;
     g_queue_push_tail (&self->items, item);
+    self->events_in++;
   }
   BROADCAST (self);
   UNLOCK (self);
@@ -1925,6 +1931,14 @@ wait_next_slot_locked (GstRtpBurstPace * self, Item * item, Push * push)
   return NEXT_PUSH;
 }
 
+/* Whether a repair packet is queued that no queued event has to precede. */
+static gboolean
+repair_ready_locked (GstRtpBurstPace * self)
+{
+  return rtp_burst_repair_queued (&self->repair) > 0 &&
+      rtp_burst_repair_head_epoch (&self->repair) <= self->events_out;
+}
+
 /* What the task does next, with @head the item at the head of the queue.
  * Waits, at most once per call: for data, for PLAYING, for the rest of an
  * open frame, for a slot (then NEXT_AGAIN, or NEXT_PUSH for the slot). */
@@ -1936,7 +1950,8 @@ next_locked (GstRtpBurstPace * self, Item ** head, Push * push)
   if (self->srcresult != GST_FLOW_OK)
     return NEXT_FLUSHING;
   item = *head = g_queue_peek_head (&self->items);
-  if (self->playing && rtp_burst_repair_queued (&self->repair) > 0) {
+  /* repair packets leave in PLAYING, after the events queued before them */
+  if (self->playing && repair_ready_locked (self)) {
     Next next = next_repair_locked (self, item, push);
 
     if (next != NEXT_MEDIA)
@@ -1946,8 +1961,13 @@ next_locked (GstRtpBurstPace * self, Item ** head, Push * push)
     TASK_WAIT (self);
     return NEXT_AGAIN;
   }
-  if (item->event)
-    return NEXT_EVENT;
+  if (item->event) {
+    if (!repair_ready_locked (self))
+      return NEXT_EVENT;
+    /* the repair packets queued before it leave first, in PLAYING */
+    TASK_WAIT (self);
+    return NEXT_AGAIN;
+  }
   /* packets only leave in PLAYING */
   if (!self->playing) {
     TASK_WAIT (self);
@@ -1974,6 +1994,7 @@ push_event_locked (GstRtpBurstPace * self, Item * item)
 
   item->event = NULL;
   g_queue_pop_head (&self->items);
+  self->events_out++;
   item_free (item);
   if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
     gst_event_copy_segment (event, &self->segment);
@@ -2055,8 +2076,12 @@ push_repair_locked (GstRtpBurstPace * self, Push * push)
   UNLOCK (self);
   ret = gst_pad_push (self->srcpad, buf);
   LOCK (self);
-  if (ret == GST_FLOW_FLUSHING)
+  if (ret == GST_FLOW_FLUSHING) {
+    /* refused by a flush: discarded, and counted as such */
+    self->repair.n_released--;
+    self->repair.bytes_released -= size;
     self->num_flushed++;
+  }
   return ret;
 }
 

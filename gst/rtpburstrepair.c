@@ -29,6 +29,7 @@ typedef struct
   gpointer data;
   guint size;
   guint64 arrival;
+  guint64 epoch;
 } RtpBurstRepairPacket;
 
 void
@@ -66,15 +67,16 @@ rtp_burst_repair_flush (RtpBurstRepair * repair)
 }
 
 /* Queues @data (@size bytes on the wire) that arrived at @arrival
- * (RTP_BURST_TIME_NONE if unknown: it may leave at once). */
+ * (RTP_BURST_TIME_NONE if unknown: it may leave at once), in @epoch. */
 void
 rtp_burst_repair_push (RtpBurstRepair * repair, gpointer data, guint size,
-    guint64 arrival)
+    guint64 arrival, guint64 epoch)
 {
   RtpBurstRepairPacket *p = g_slice_new (RtpBurstRepairPacket);
 
   p->data = data;
   p->size = size;
+  p->epoch = epoch;
   p->arrival = arrival == RTP_BURST_TIME_NONE ? 0 : arrival;
   g_queue_push_tail (&repair->packets, p);
 }
@@ -83,6 +85,17 @@ guint
 rtp_burst_repair_queued (const RtpBurstRepair * repair)
 {
   return repair->packets.length;
+}
+
+/* The epoch of the packet at the head; the queue must not be empty. */
+guint64
+rtp_burst_repair_head_epoch (const RtpBurstRepair * repair)
+{
+  const RtpBurstRepairPacket *p =
+      repair->packets.head ? repair->packets.head->data : NULL;
+
+  g_return_val_if_fail (p != NULL, 0);
+  return p->epoch;
 }
 
 /**
@@ -109,6 +122,15 @@ rtp_burst_repair_due (const RtpBurstRepair * repair, guint64 last_media,
 
   g_return_val_if_fail (p != NULL, RTP_BURST_TIME_NONE);
 
+  /* a backlog (a NACK for many packets) that would not have left by half
+   * the bound at Δt is spread evenly over what is left of that */
+  if (max_delay != RTP_BURST_TIME_NONE) {
+    guint64 end = rtp_burst_time_add (p->arrival, max_delay / 2);
+    guint64 from = repair->last_release != RTP_BURST_TIME_NONE ?
+        MAX (p->arrival, repair->last_release) : p->arrival;
+
+    gap = MIN (gap, (end > from ? end - from : 0) / repair->packets.length);
+  }
   if (max_rate > 0)
     gap = MAX (gap, (guint64) p->size * 8 * G_GUINT64_CONSTANT (1000000000)
         / max_rate);

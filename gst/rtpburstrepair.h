@@ -31,20 +31,25 @@
  *   due = max (arrival,
  *              previous repair packet + gap,
  *              last media slot + gap / 2)
- *   gap = max (Δt of the media, size * 8 / max-rate)
+ *   gap = max (min (Δt of the media, left / queued), size * 8 / max-rate)
  *
  * and a repair packet that would come within gap / 2 of the next media
  * slot leaves gap / 2 after it instead.  So with Δt between media slots, a
- * repair packet leaves half way between two of them, and at most one per
- * Δt: the repair traffic is spread like the media, the link sees at most
- * one packet more per slot, and a retransmission waits at most as long as
- * the queue ahead of it takes at that spacing.  No repair packet waits
- * longer than @max_delay (one frame period): past that it leaves at once
- * (counted as an overrun), so that a retransmission still arrives in time
- * to be useful when repairs come faster than one per Δt.
+ * lone repair packet leaves half way between two of them, and a few leave
+ * one per Δt: the repair traffic is spread like the media, and the link
+ * sees at most one packet more per slot.  A backlog that would not have
+ * left by half the bound at Δt (a NACK for many packets, after a keyframe
+ * was hit) is spread evenly over what is left of that time instead (left:
+ * from the previous repair packet, or the head's arrival, to the head's
+ * arrival + @max_delay / 2), so that retransmissions come back well within
+ * the receiver's patience.  No repair packet waits longer than @max_delay
+ * (one frame period): past that it leaves at once (counted as an
+ * overrun).
  *
  * Pad-free and GLib only: the queue holds opaque packets with their
- * arrival time and size, and answers when the head may leave.  Times are
+ * arrival time, size and epoch (the caller's count of what went before
+ * them in the media's own queue, such as events, which they must not
+ * overtake), and answers when the head may leave.  Times are
  * running times in ns; RTP_BURST_TIME_NONE is "none".
  */
 
@@ -73,8 +78,10 @@ guint    rtp_burst_repair_flush   (RtpBurstRepair * repair);
 void     rtp_burst_repair_reset_stats (RtpBurstRepair * repair);
 
 void     rtp_burst_repair_push    (RtpBurstRepair * repair, gpointer data,
-                                   guint size, guint64 arrival);
+                                   guint size, guint64 arrival,
+                                   guint64 epoch);
 guint    rtp_burst_repair_queued  (const RtpBurstRepair * repair);
+guint64  rtp_burst_repair_head_epoch (const RtpBurstRepair * repair);
 
 guint64  rtp_burst_repair_due     (const RtpBurstRepair * repair,
                                    guint64 last_media, guint64 next_media,

@@ -36,12 +36,16 @@
  *
  * Invariants, checked with abort ():
  *  A  stats packets + flushed-packets + dropped-packets + queued-packets ==
+ *     (each with the repair packets' repair-packets and repair-queued)
  *     valid RTP packets the element accepted (push returned OK) once the task is
  *     idle, <= while it pushes a slot; invalid-packets == invalid buffers
  *     it accepted, always;
  *  B  output order: every buffer that comes out was pushed and accepted,
- *     comes out once, in the order pushed (buffers are tagged through
- *     GST_BUFFER_OFFSET, which the element must not change);
+ *     comes out once, in the order pushed among the media and among the
+ *     repair packets (another payload type than the caps' payload when it
+ *     was accepted: rtpburstrepair.h), which leave between the media's
+ *     slots (buffers are tagged through GST_BUFFER_OFFSET, which the
+ *     element must not change);
  *  C  progress: while PLAYING, not flushing and not after EOS, queued
  *     packets leave when the clock is cranked (stuck for STUCK_US = abort);
  *  D  after EOS has come out (and no flush since) nothing is left queued;
@@ -124,6 +128,8 @@ typedef struct
   guint64 n_tags;
   guint8 accepted[MAX_BUFFERS]; /* 0 no, 1 valid RTP accepted, 2 invalid */
   guint8 seen[MAX_BUFFERS];
+  guint8 pt[MAX_BUFFERS];       /* payload type, 0xff if not RTP */
+  guint8 repair[MAX_BUFFERS];   /* accepted as a repair packet */
   /* caps on the element's sink pad when the buffer was accepted, and on
    * the harness' sink pad when it arrived there (pad probe, task thread) */
   GstCaps *in_caps[MAX_BUFFERS];
@@ -134,8 +140,8 @@ typedef struct
 
   /* what came out */
   guint64 n_out;
-  gboolean have_out;
-  guint64 last_out;
+  gboolean have_out[2];         /* per class: media, repair */
+  guint64 last_out[2];
 
   /* stream state as the fuzzer drove it */
   gboolean flushing;            /* flush-start without flush-stop yet */
@@ -174,9 +180,14 @@ static void
 get_stats (Ctx * c, Stats * st)
 {
   GstStructure *s = NULL;
+  guint64 repair;
+  guint repair_queued;
 
   g_object_get (c->h->element, "stats", &s, NULL);
   FUZZ_CHECK (s != NULL, "no stats");
+  FUZZ_CHECK (gst_structure_get_uint64 (s, "repair-packets", &repair) &&
+      gst_structure_get_uint (s, "repair-queued", &repair_queued),
+      "repair stats fields missing");
   FUZZ_CHECK (gst_structure_get_uint64 (s, "packets", &st->packets) &&
       gst_structure_get_uint64 (s, "invalid-packets", &st->invalid) &&
       gst_structure_get_uint64 (s, "flushed-packets", &st->flushed) &&
@@ -185,6 +196,9 @@ get_stats (Ctx * c, Stats * st)
       gst_structure_get_uint (s, "queued-packets", &st->queued) &&
       gst_structure_get_uint (s, "queued-frames", &st->queued_frames),
       "stats fields missing");
+  /* here the repair packets count with the media */
+  st->packets += repair;
+  st->queued += repair_queued;
   gst_structure_free (s);
 }
 
@@ -344,6 +358,7 @@ pull_buffers (Ctx * c)
 
   while ((buf = gst_harness_try_pull (c->h))) {
     guint64 tag = GST_BUFFER_OFFSET (buf);
+    guint k;
 
     FUZZ_CHECK (GST_BUFFER_OFFSET_END (buf) == TAG_MAGIC && tag < c->n_tags,
         "a buffer came out that was never pushed (offset %" G_GUINT64_FORMAT
@@ -354,9 +369,10 @@ pull_buffers (Ctx * c)
         "invalid RTP" : "refused by the element");
     FUZZ_CHECK (!c->seen[tag], "buffer %" G_GUINT64_FORMAT
         " came out twice", tag);
-    FUZZ_CHECK (!c->have_out || tag > c->last_out, "buffer %" G_GUINT64_FORMAT
-        " came out after buffer %" G_GUINT64_FORMAT " (reordered)", tag,
-        c->last_out);
+    k = c->repair[tag];
+    FUZZ_CHECK (!c->have_out[k] || tag > c->last_out[k], "%s buffer %"
+        G_GUINT64_FORMAT " came out after buffer %" G_GUINT64_FORMAT
+        " (reordered)", k ? "repair" : "media", tag, c->last_out[k]);
     FUZZ_CHECK (!stream_ended (c),
         "buffer %" G_GUINT64_FORMAT " came out after EOS", tag);
     /* F: downstream got stream-start before the data, and the caps that
@@ -376,8 +392,8 @@ pull_buffers (Ctx * c)
       }
     }
     c->seen[tag] = 1;
-    c->have_out = TRUE;
-    c->last_out = tag;
+    c->have_out[k] = TRUE;
+    c->last_out[k] = tag;
     c->n_out++;
     TRACE ("out #%" G_GUINT64_FORMAT, tag);
     gst_buffer_unref (buf);
@@ -572,6 +588,13 @@ pick_timestamp (Ctx * c, gboolean dts)
 static void
 tag_buffer (Ctx * c, GstBuffer * buf)
 {
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  c->pt[c->n_tags] = 0xff;
+  if (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp)) {
+    c->pt[c->n_tags] = gst_rtp_buffer_get_payload_type (&rtp);
+    gst_rtp_buffer_unmap (&rtp);
+  }
   GST_BUFFER_OFFSET (buf) = c->n_tags++;
   GST_BUFFER_OFFSET_END (buf) = TAG_MAGIC;
 }
@@ -669,8 +692,15 @@ parse_rtp (GstBuffer * buf, guint32 * rtptime, gboolean * marker)
 static void
 note_accepted (Ctx * c, guint64 tag, gboolean valid)
 {
+  gint media_pt;
+
   c->accepted[tag] = valid ? 1 : 2;
   c->in_caps[tag] = gst_pad_get_current_caps (c->elem_sink);
+  /* a repair packet: the caps have a payload of 0-127 and this is another */
+  if (valid && c->in_caps[tag] && gst_structure_get_int
+      (gst_caps_get_structure (c->in_caps[tag], 0), "payload", &media_pt) &&
+      media_pt >= 0 && media_pt <= 127 && c->pt[tag] != media_pt)
+    c->repair[tag] = 1;
   if (valid)
     c->valid_ok++;
   else
@@ -878,6 +908,21 @@ op_caps (Ctx * c)
       g_free (raw);
       break;
     }
+  }
+  /* the payload decides which packets are repair packets */
+  switch ((f >> 5) & 3) {
+    case 0:
+      break;                    /* 96 */
+    case 1:
+      gst_structure_remove_field (s, "payload");
+      break;
+    case 2:
+      gst_structure_set (s, "payload", G_TYPE_INT, (gint) (fuzz_u8 (in) & 0x7f),
+          NULL);
+      break;
+    default:
+      gst_structure_set (s, "payload", G_TYPE_INT, 200, NULL);
+      break;
   }
   caps = gst_caps_new_full (s, NULL);
   if (trace) {

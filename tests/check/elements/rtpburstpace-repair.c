@@ -29,7 +29,7 @@
 #include "rtpburstpace-fixture.h"
 
 #define US (G_GUINT64_CONSTANT (1000))
-#define DT (9 * MS)             /* 36 ms / 4 packets */
+#define DT (3600 * US)          /* 36 ms / 10 packets */
 #define RTX_PT 97
 
 /* A retransmission as rtprtxsend makes it: its own payload type, SSRC and
@@ -80,11 +80,11 @@ GST_START_TEST (test_repair_between_media_slots)
   guint k;
 
   fixture_init (&f, CAPS_25, NULL);
-  push_frame (&f, 0, 4, 1000);
+  push_frame (&f, 0, 10, 1000);
   MEDIA (&f, 0);
   /* a NACK for three packets: rtprtxsend pushes their retransmissions at
    * once, 1 ms into the frame, while the element waits for the slot at
-   * 9 ms; without the element they would leave as one burst */
+   * 3.6 ms; without the element they would leave as one burst */
   gst_test_clock_set_time (f.clock, 1 * MS);
   for (k = 0; k < 3; k++)
     fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000 + k, 0)),
@@ -96,14 +96,16 @@ GST_START_TEST (test_repair_between_media_slots)
   MEDIA (&f, 2);
   REPAIR (&f, 2 * DT + DT / 2, 2);
   MEDIA (&f, 3);
+  f.seq_out += 4;
+  crank_frame (&f, 4 * DT, DT, 6, 1);
 
   /* they made no frames of their own and are counted apart */
   fail_unless_equals_uint64 (stat (&f, "frames"), 1);
-  fail_unless_equals_uint64 (stat (&f, "packets"), 4);
+  fail_unless_equals_uint64 (stat (&f, "packets"), 10);
   fail_unless_equals_uint64 (stat (&f, "repair-packets"), 3);
   fail_unless_equals_uint64 (stat (&f, "repair-bytes"), 3 * (12 + 1002));
   fail_unless_equals_uint64 (stat (&f, "repair-overruns"), 0);
-  /* the last one came at 1 ms and left at 22.5 ms */
+  /* the last one came at 1 ms and left at 9 ms */
   fail_unless_equals_uint64 (stat (&f, "repair-max-delay"),
       2 * DT + DT / 2 - 1 * MS);
   fail_unless_equals_uint64 (stat (&f, "repair-queued"), 0);
@@ -121,17 +123,17 @@ GST_START_TEST (test_repair_between_frames_and_eos)
   Fixture f;
 
   fixture_init (&f, CAPS_25, NULL);
-  push_frame (&f, 0, 4, 1000);
-  crank_frame (&f, 0, DT, 4, 1);
-  /* the last slot was at 27 ms; two retransmissions come at 27.5 ms */
-  gst_test_clock_set_time (f.clock, 27500 * US);
+  push_frame (&f, 0, 10, 1000);
+  crank_frame (&f, 0, DT, 10, 1);
+  /* the last slot was at 32.4 ms; two retransmissions come at 32.9 ms */
+  gst_test_clock_set_time (f.clock, 32900 * US);
   fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
       GST_FLOW_OK);
   fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5001, 0)),
       GST_FLOW_OK);
   fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
-  REPAIR (&f, 27 * MS + DT / 2, 0);
-  REPAIR (&f, 27 * MS + DT / 2 + DT, 1);
+  REPAIR (&f, 9 * DT + DT / 2, 0);
+  REPAIR (&f, 9 * DT + DT / 2 + DT, 1);
   fail_unless_equals_uint64 (stat (&f, "repair-packets"), 2);
   /* then the EOS */
   {
@@ -148,6 +150,37 @@ GST_START_TEST (test_repair_between_frames_and_eos)
 
 GST_END_TEST;
 
+/* A repair packet does not overtake an event queued before it (here
+ * behind the rest of a frame): it leaves after the event, Δt/2 after the
+ * frame's last slot. */
+GST_START_TEST (test_repair_after_event)
+{
+  Fixture f;
+  GstEvent *ev;
+  gboolean custom = FALSE;
+
+  fixture_init (&f, CAPS_25, NULL);
+  push_frame (&f, 0, 10, 1000);
+  MEDIA (&f, 0);
+  fail_unless (gst_harness_push_event (f.h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+              gst_structure_new_empty ("marker"))));
+  gst_test_clock_set_time (f.clock, 1 * MS);
+  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
+      GST_FLOW_OK);
+  f.seq_out++;
+  crank_frame (&f, DT, DT, 9, 1);
+  REPAIR (&f, 9 * DT + DT / 2, 0);
+  while ((ev = gst_harness_try_pull_event (f.h))) {
+    custom |= GST_EVENT_TYPE (ev) == GST_EVENT_CUSTOM_DOWNSTREAM;
+    gst_event_unref (ev);
+  }
+  fail_unless (custom);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 /* Without a payload type in the caps the element cannot tell repair
  * packets from media: every packet is media, as before. */
 GST_START_TEST (test_repair_needs_caps_payload)
@@ -157,14 +190,14 @@ GST_START_TEST (test_repair_needs_caps_payload)
   fixture_init (&f, "application/x-rtp, media=(string)video, "
       "clock-rate=(int)90000, encoding-name=(string)RAW, "
       "a-framerate=(string)25", NULL);
-  push_frame (&f, 0, 4, 1000);
+  push_frame (&f, 0, 10, 1000);
   MEDIA (&f, 0);
   gst_test_clock_set_time (f.clock, 1 * MS);
   fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
       GST_FLOW_OK);
   /* frame 0 was closed by its marker: the retransmission, with frame 0's
    * RTP timestamp, is queued as a frame of its own behind it */
-  fail_unless_equals_uint64 (stat (&f, "queued-packets"), 4);
+  fail_unless_equals_uint64 (stat (&f, "queued-packets"), 10);
   fail_unless_equals_uint64 (stat (&f, "repair-queued"), 0);
   fail_unless_equals_uint64 (stat (&f, "repair-packets"), 0);
   fixture_clear (&f);
@@ -179,7 +212,7 @@ GST_START_TEST (test_repair_flush)
   guint k;
 
   fixture_init (&f, CAPS_25, NULL);
-  push_frame (&f, 0, 4, 1000);
+  push_frame (&f, 0, 10, 1000);
   MEDIA (&f, 0);
   gst_test_clock_set_time (f.clock, 1 * MS);
   for (k = 0; k < 3; k++)
@@ -188,8 +221,8 @@ GST_START_TEST (test_repair_flush)
   REPAIR (&f, DT / 2, 0);
   fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_start ()));
   fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_stop (TRUE)));
-  /* 3 media packets and 2 repair packets were queued */
-  fail_unless_equals_uint64 (stat (&f, "flushed-packets"), 5);
+  /* 9 media packets and 2 repair packets were queued */
+  fail_unless_equals_uint64 (stat (&f, "flushed-packets"), 11);
   fail_unless_equals_uint64 (stat (&f, "repair-queued"), 0);
   fail_unless_equals_uint64 (stat (&f, "repair-packets"), 1);
   fixture_clear (&f);
@@ -206,6 +239,7 @@ rtpburstpace_repair_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_repair_between_media_slots);
   tcase_add_test (tc, test_repair_between_frames_and_eos);
+  tcase_add_test (tc, test_repair_after_event);
   tcase_add_test (tc, test_repair_needs_caps_payload);
   tcase_add_test (tc, test_repair_flush);
   return s;

@@ -22,7 +22,8 @@
  * frames are queued and waits are pending, relinking in a running
  * pipeline, many elements in one process.  Timing is not asserted; the
  * invariants are: every packet that entered comes out exactly once and in
- * order unless a documented flush discarded it, and nothing hangs. */
+ * order (the media and the repair packets each in their own order) unless
+ * a documented flush discarded it, and nothing hangs. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -38,16 +39,39 @@
     "clock-rate=(int)90000, encoding-name=(string)RAW, payload=(int)96, " \
     "a-framerate=(string)100"
 
+#define REPAIR_PT 97            /* not the caps' payload: a repair packet */
+
 static guint16
-buffer_seq (GstBuffer * buf)
+buffer_seq_pt (GstBuffer * buf, guint * pt)
 {
   GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
   guint16 seq;
 
   fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
   seq = gst_rtp_buffer_get_seq (&rtp);
+  if (pt)
+    *pt = gst_rtp_buffer_get_payload_type (&rtp);
   gst_rtp_buffer_unmap (&rtp);
   return seq;
+}
+
+static guint16
+buffer_seq (GstBuffer * buf)
+{
+  return buffer_seq_pt (buf, NULL);
+}
+
+/* A retransmission-like packet: REPAIR_PT, an old RTP timestamp. */
+static GstBuffer *
+repair_packet (guint16 seq)
+{
+  GstBuffer *buf = test_rtp_packet (seq, 0, FALSE, 200, GST_CLOCK_TIME_NONE);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp));
+  gst_rtp_buffer_set_payload_type (&rtp, REPAIR_PT);
+  gst_rtp_buffer_unmap (&rtp);
+  return buf;
 }
 
 static void
@@ -76,7 +100,9 @@ set_state_bounded (GstElement * e, GstState state)
   return ret;
 }
 
-/* Pulls what is there; checks order; returns the number pulled. */
+/* Pulls what is there; checks order (media and repair packets apart: the
+ * repair packets leave between the media's slots); returns the number
+ * pulled. */
 static guint
 pull_available (GstHarness * h, gint * last_seq)
 {
@@ -84,11 +110,13 @@ pull_available (GstHarness * h, gint * last_seq)
   guint n = 0;
 
   while ((buf = gst_harness_try_pull (h))) {
-    guint16 seq = buffer_seq (buf);
+    guint pt;
+    guint16 seq = buffer_seq_pt (buf, &pt);
+    gint *last = &last_seq[pt == REPAIR_PT];
 
     /* exactly once, in order: strictly increasing (no wrap in this test) */
-    fail_unless (*last_seq < (gint) seq, "seq %u after %d", seq, *last_seq);
-    *last_seq = seq;
+    fail_unless (*last < (gint) seq, "seq %u after %d", seq, *last);
+    *last = seq;
     gst_buffer_unref (buf);
     n++;
   }
@@ -100,8 +128,8 @@ GST_START_TEST (test_state_cycles)
   GstHarness *h = gst_harness_new ("rtpburstpace");
   GRand *rand = g_rand_new_with_seed (2026);
   guint64 entered = 0, out = 0, flushed = 0;
-  gint last_seq = -1;
-  guint16 seq = 0;
+  gint last_seq[2] = { -1, -1 };
+  guint16 seq = 0, repair_seq = 30000;
   guint32 rtptime = 0;
   guint round, i;
   GstEvent *ev;
@@ -130,8 +158,17 @@ GST_START_TEST (test_state_cycles)
       }
       rtptime += 900;
     }
+    /* retransmissions asked for meanwhile */
+    for (i = g_rand_int_range (rand, 0, 6); i > 0; i--) {
+      GstFlowReturn ret = gst_harness_push (h, repair_packet (repair_seq++));
+
+      if (ret == GST_FLOW_OK)
+        entered++;
+      else
+        fail_unless_equals_int (ret, GST_FLOW_FLUSHING);
+    }
     g_usleep (g_rand_int_range (rand, 0, 15000));
-    out += pull_available (h, &last_seq);
+    out += pull_available (h, last_seq);
 
     switch (g_rand_int_range (rand, 0, 4)) {
       case 0:                  /* pause with a wait pending, then resume */
@@ -142,9 +179,11 @@ GST_START_TEST (test_state_cycles)
         break;
       case 1:                  /* down to READY: the queue is discarded */
         set_state_bounded (h->element, GST_STATE_READY);
-        out += pull_available (h, &last_seq);
+        out += pull_available (h, last_seq);
         flushed += test_stat (h->element, "flushed-packets");
         fail_unless_equals_uint64 (test_stat (h->element, "queued-packets"),
+            0);
+        fail_unless_equals_uint64 (test_stat (h->element, "repair-queued"),
             0);
         set_state_bounded (h->element, GST_STATE_PLAYING);
         start_stream (h);
@@ -160,7 +199,7 @@ GST_START_TEST (test_state_cycles)
   }
 
   /* drain: EOS comes out after everything still queued */
-  out += pull_available (h, &last_seq);
+  out += pull_available (h, last_seq);
   gst_harness_push_event (h, gst_event_new_eos ());
   while ((ev = gst_harness_pull_event (h))) {
     gboolean eos = GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
@@ -169,13 +208,14 @@ GST_START_TEST (test_state_cycles)
     if (eos)
       break;
   }
-  out += pull_available (h, &last_seq);
+  out += pull_available (h, last_seq);
   /* flushes within the last READY..READY span */
   flushed += test_stat (h->element, "flushed-packets");
 
   GST_INFO ("entered %" G_GUINT64_FORMAT " out %" G_GUINT64_FORMAT
       " flushed %" G_GUINT64_FORMAT, entered, out, flushed);
   fail_unless (entered > 0);
+  fail_unless (last_seq[1] > 30000);   /* repair packets came out */
   fail_unless_equals_uint64 (out + flushed, entered);
 
   g_rand_free (rand);

@@ -61,7 +61,7 @@ push_id (RtpBurstRepair * r, guint id, guint size, guint64 arrival)
   guint *data = g_new (guint, 1);
 
   *data = id;
-  rtp_burst_repair_push (r, data, size, arrival);
+  rtp_burst_repair_push (r, data, size, arrival, id);
 }
 
 GST_START_TEST (test_repair_between_slots)
@@ -162,29 +162,45 @@ GST_START_TEST (test_repair_bound)
 {
   RtpBurstRepair r;
   gboolean overrun;
-  guint64 due, t = 100 * MS;
+  guint64 due, prev = 0, t = 100 * MS;
   guint i;
 
   rtp_burst_repair_init (&r, g_free);
-  /* 30 retransmissions at once with Δt 2 ms: the 21st would wait 40 ms,
-   * one frame period; from there on they leave at the bound */
+  /* 30 retransmissions at once (a NACK after a keyframe was hit), Δt 2 ms:
+   * at Δt the last would leave 58 ms later; instead they are spread evenly
+   * over half the bound (20 ms): 20 ms / 30, then what is left / 29 ... */
   for (i = 0; i < 30; i++)
     push_id (&r, i, 1000, t);
   for (i = 0; i < 30; i++) {
     due = rtp_burst_repair_due (&r, NONE, NONE, 2 * MS, 0, PERIOD, &overrun);
-    if (i <= 20) {
-      fail_unless_equals_uint64 (due, t + i * 2 * MS);
-      fail_if (overrun);
+    fail_if (overrun);
+    if (i == 0) {
+      fail_unless_equals_uint64 (due, t);
+    } else if (i == 1) {
+      fail_unless_equals_uint64 (due, t + 20 * MS / 29);
     } else {
-      fail_unless_equals_uint64 (due, t + PERIOD);
-      fail_unless (overrun);
+      fail_unless (due > prev && due - prev <= 20 * MS / 29 + 1);
     }
+    prev = due;
     pop_expect (&r, due, overrun, i);
   }
-  fail_unless_equals_uint64 (r.n_overrun, 9);
-  fail_unless_equals_uint64 (r.max_delay, PERIOD);
-  /* no bound */
+  fail_unless (prev <= t + 20 * MS && prev >= t + 19 * MS);
+  fail_unless_equals_uint64 (r.n_overrun, 0);
+
+  /* a packet that would wait longer than the bound leaves at the bound
+   * (here the caller let the previous one leave late, at t + 45 ms) */
+  push_id (&r, 50, 1000, t);
+  pop_expect (&r, t + 45 * MS, FALSE, 50);
+  push_id (&r, 51, 1000, t);
+  due = rtp_burst_repair_due (&r, NONE, NONE, 2 * MS, 0, PERIOD, &overrun);
+  fail_unless_equals_uint64 (due, t + PERIOD);
+  fail_unless (overrun);
+  pop_expect (&r, due, overrun, 51);
+  fail_unless_equals_uint64 (r.n_overrun, 1);
+  fail_unless_equals_uint64 (r.max_delay, 45 * MS);
+  /* no bound: no spreading over it either */
   push_id (&r, 99, 1000, t);
+  push_id (&r, 100, 1000, t);
   fail_unless_equals_uint64 (rtp_burst_repair_due (&r, NONE, NONE, 2 * MS,
           0, NONE, &overrun), t + PERIOD + 2 * MS);
   fail_if (overrun);
@@ -202,7 +218,10 @@ GST_START_TEST (test_repair_flush)
   rtp_burst_repair_init (&r, count_free);
   push_id (&r, 1, 1000, 0);
   push_id (&r, 2, 1000, 0);
+  /* the epoch comes with the packet (push_id gives its id) */
+  fail_unless_equals_uint64 (rtp_burst_repair_head_epoch (&r), 1);
   pop_expect (&r, 5 * MS, FALSE, 1);
+  fail_unless_equals_uint64 (rtp_burst_repair_head_epoch (&r), 2);
   fail_unless_equals_int (rtp_burst_repair_flush (&r), 1);
   fail_unless_equals_int (n_freed, 1);
   fail_unless_equals_int (rtp_burst_repair_queued (&r), 0);
