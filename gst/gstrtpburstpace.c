@@ -159,6 +159,7 @@ GST_DEBUG_CATEGORY (rtp_burst_pace_debug);
 #define DEFAULT_TIMER_SLACK   1000
 #define DEFAULT_REALTIME_PRIORITY 0
 #define DEFAULT_AUTO_MARGIN   TRUE
+#define DEFAULT_PACE_REPAIR   TRUE
 #define MAX_REALTIME_PRIORITY 99
 #define MAX_MAX_RATE          (G_GUINT64_CONSTANT (100000000000))       /* 100 Gbit/s */
 #define MAX_MAX_LATENCY       (10 * GST_SECOND)
@@ -186,6 +187,7 @@ enum
   PROP_REALTIME_PRIORITY,
   PROP_AUTO_MARGIN,
   PROP_GROUP,
+  PROP_PACE_REPAIR,
   PROP_PAY_FIRST,               /* GST_RTP_BURST_PAY_N_PROPS of them */
   PROP_STATS = PROP_PAY_FIRST + GST_RTP_BURST_PAY_N_PROPS,
 };
@@ -304,6 +306,7 @@ struct _GstRtpBurstPace
   /* packets of another payload type than the caps' (retransmissions behind
    * rtpbin): spread between the media's slots (rtpburstrepair.h) */
   gint media_pt;                /* the caps' payload, -1 = none */
+  gboolean pace_repair;         /* property: spread them, else pass them */
   RtpBurstRepair repair;
   guint64 last_media_slot;      /* due time of the last media push */
   guint64 events_in, events_out;        /* queued and pushed: a repair
@@ -740,6 +743,25 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
           NULL, G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
           G_PARAM_STATIC_STRINGS));
 
+  /**
+   * GstRtpBurstPace:pace-repair:
+   *
+   * Repair packets — another payload type than the caps' payload, such as
+   * rtprtxsend's retransmissions when the element is behind rtpbin — make
+   * no frames of their own either way.  TRUE (the default): they leave
+   * between the media's slots, at most one per Δt, a backlog spread over
+   * half a frame period (gst/rtpburstrepair.h).  FALSE: they leave as they
+   * come, before the media's next slot.
+   */
+  g_object_class_install_property (gobject_class, PROP_PACE_REPAIR,
+      g_param_spec_boolean ("pace-repair", "Pace repair packets",
+          "Spread repair packets (another payload type than the caps' "
+          "payload, e.g. retransmissions) between the media's slots; FALSE: "
+          "pass them on as they come",
+          DEFAULT_PACE_REPAIR,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
   gst_rtp_burst_pay_compat_install (gobject_class, PROP_PAY_FIRST);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
@@ -824,6 +846,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   rtp_burst_meter_init (&self->meter);
   rtp_burst_margin_init (&self->margin);
   self->media_pt = -1;
+  self->pace_repair = DEFAULT_PACE_REPAIR;
   rtp_burst_repair_init (&self->repair, (GDestroyNotify) gst_buffer_unref);
   self->last_media_slot = RTP_BURST_TIME_NONE;
   gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
@@ -1878,8 +1901,10 @@ next_repair_locked (GstRtpBurstPace * self, Item * item, Push * push)
       next_media = item->slot_time;
     }
   }
+  /* not paced: no spacing, at once */
   due = rtp_burst_repair_due (&self->repair, self->last_media_slot,
-      next_media, self->last_slot_duration, max_rate_locked (self),
+      next_media, self->pace_repair ? self->last_slot_duration : 0,
+      self->pace_repair ? max_rate_locked (self) : 0,
       self->period ? self->period : RTP_BURST_TIME_NONE, &push->overrun);
   if (due >= next_media)
     return NEXT_MEDIA;
@@ -2450,6 +2475,9 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
       g_free (self->group_name);
       self->group_name = g_value_dup_string (value);
       break;
+    case PROP_PACE_REPAIR:
+      self->pace_repair = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -2532,6 +2560,9 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
       break;
     case PROP_GROUP:
       g_value_set_string (value, self->group_name);
+      break;
+    case PROP_PACE_REPAIR:
+      g_value_set_boolean (value, self->pace_repair);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, create_stats_locked (self));

@@ -10,6 +10,12 @@
 #     table (tests/testbed/demo_table.py; about 5 minutes; skipped otherwise).
 #     It prints a line per run as it goes; what the tools print (iperf3,
 #     netbed.sh, the GStreamer sender) goes to a log file that it names.
+#  3. as root, what the viewer gets on the same bottleneck: 720p H.264 with
+#     B-frames from examples/send-video to examples/receive-video (a real
+#     decoder), frames decoded intact beside packet loss, for the payloader's
+#     bursts, pacing alone, bursts + retransmission and the recommended
+#     recipe (pacing + retransmission), with one TCP flow and the
+#     recommended one without (tests/testbed/recipes.py; about 6 minutes).
 # Arguments go to examples/demo.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,3 +27,10 @@ status=0
 /usr/bin/python3 tests/testbed/demo_table.py --plugin-path "$PWD/build/gst" || status=$?
 # 77: the machine cannot run the testbed (the reason was printed)
 [ "$status" -eq 0 ] || [ "$status" -eq 77 ] || exit "$status"
+[ "$status" -eq 77 ] && exit 0
+echo
+echo "What the viewer gets: 720p H.264 (x264, B-frames, ~3.7 Mbit/s) decoded by avdec_h264 at"
+echo "the receiver, same bottleneck; frames intact = every packet of the frame and of the"
+echo "frames it references arrived (after repair) in time:"
+/usr/bin/python3 tests/testbed/recipes.py --cases bursty,paced,bursty-rtx,recommended \
+  --cases-no-tcp recommended --reps 3 --duration 10 -- --plugin-path "$PWD/build/gst"

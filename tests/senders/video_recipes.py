@@ -16,9 +16,9 @@ what they print:
   the jitterbuffer) for paced, recommended (without --sender: its RTCP goes
   to where the RTP comes from) and paced-fec5x5: the recovery recipes
   report packets_recovered > 0 and more intact frames than paced, at least
-  0.8 x frames_sent, and paced none recovered; for recommended (the element
-  behind rtpbin) the element counted every retransmission sent as a repair
-  packet and made no frames of them;
+  0.8 x frames_sent, and paced none recovered; the same for paced-rtx-behind
+  (the element behind rtpbin), where the element counted every
+  retransmission sent as a repair packet and made no frames of them;
 
   with --drop every=5, more than paced-fec10x10 repairs: the receiver asked
   for keyframes and the sender's encoder made more than its regular ones
@@ -31,7 +31,7 @@ what they print:
 Exit codes: 0 pass, 1 fail, 77 skipped (no PyGObject / GStreamer bindings or
 a GStreamer plugin the recipes need is missing).  rtpburstpace is taken from
 GST_PLUGIN_PATH, else from ../../build/gst relative to this file; a missing
-rtpburstpace is a failure, not a skip.  About 60 s (nine runs of 3 s of
+rtpburstpace is a failure, not a skip.  About 65 s (ten runs of 3 s of
 video each, one after the other).
 
     /usr/bin/python3 tests/senders/video_recipes.py [--seconds 3] [-v]
@@ -198,6 +198,7 @@ def main():
         ("recommended", None, SECOND_SOURCE, True),
         ("paced", DROP, None, True),
         ("recommended", DROP, None, False),
+        ("paced-rtx-behind", DROP, None, True),
         ("paced-fec5x5", DROP, None, True),
         ("paced-fec10x10", UNREPAIRED, None, True),
     ]
@@ -239,7 +240,7 @@ def main():
                         % paced_drop.get("packets_recovered"))
     if paced_drop.get("packets_dropped", 0) <= 0:
         failures.append("paced --drop: nothing dropped")
-    for recipe in ("recommended", "paced-fec5x5"):
+    for recipe in ("recommended", "paced-rtx-behind", "paced-fec5x5"):
         txj, rxj = results[(recipe, DROP, None)]
         label = "%s --drop %s" % (recipe, DROP)
         if rxj.get("packets_recovered", 0) <= 0:
@@ -253,17 +254,16 @@ def main():
 
     # behind rtpbin, every retransmission went through the element as a
     # repair packet (rtpburstrepair.h), none of them as a frame of its own
-    txj, rxj = results[("recommended", DROP, None)]
-    if videorecipes.get("recommended").pace_after_rtpbin:
-        pace = txj.get("rtpburstpace") or {}
-        if txj.get("rtx_packets_sent", 0) <= 0 or \
-                pace.get("repair-packets") != txj.get("rtx_packets_sent"):
-            failures.append("recommended --drop %s: %s retransmissions sent, the element "
-                            "spread %s" % (DROP, txj.get("rtx_packets_sent"),
-                                           pace.get("repair-packets")))
-        if pace.get("frames", 0) > txj.get("frames_sent", 0) + 1:
-            failures.append("recommended --drop %s: the element paced %s frames for %s sent"
-                            % (DROP, pace.get("frames"), txj.get("frames_sent")))
+    txj, rxj = results[("paced-rtx-behind", DROP, None)]
+    pace = txj.get("rtpburstpace") or {}
+    if txj.get("rtx_packets_sent", 0) <= 0 or \
+            pace.get("repair-packets") != txj.get("rtx_packets_sent"):
+        failures.append("paced-rtx-behind --drop %s: %s retransmissions sent, the element "
+                        "spread %s" % (DROP, txj.get("rtx_packets_sent"),
+                                       pace.get("repair-packets")))
+    if pace.get("frames", 0) > txj.get("frames_sent", 0) + 1:
+        failures.append("paced-rtx-behind --drop %s: the element paced %s frames for %s "
+                        "sent" % (DROP, pace.get("frames"), txj.get("frames_sent")))
 
     # an unrepaired loss makes the receiver ask for a keyframe (RTCP PLI) and
     # the sender's encoder make one

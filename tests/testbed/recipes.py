@@ -307,11 +307,11 @@ def main():
     if a.quick:
         a.reps, a.duration = 1, 8.0
     a.tcp = [int(x) for x in a.tcp.split(",")]
-    cases = a.cases.split(",")
-    a.cases_no_tcp = a.cases_no_tcp.split(",") if a.cases_no_tcp else cases
-    for c in cases + a.cases_no_tcp:
-        if c != "tbf":
-            videorecipes.get(c)     # KeyError on an unknown recipe
+    # "recommended" runs as the recipe it stands for (KeyError on an unknown one)
+    def recipe_names(text):
+        return [c if c == "tbf" else videorecipes.get(c).name for c in text.split(",")]
+    cases = recipe_names(a.cases)
+    a.cases_no_tcp = recipe_names(a.cases_no_tcp) if a.cases_no_tcp else cases
     recommended = videorecipes.get(a.recommended).name
     why = run.testbed_unavailable(run.parse_args(a.runargs).plugin_path)
     if why:
