@@ -1892,10 +1892,12 @@ next_repair_locked (GstRtpBurstPace * self, Item * item, Push * push)
   GstClockReturn cret;
 
   if (item && !item->event) {
-    /* a frame to start, or one that leaves as it comes, goes first */
-    if (item->unpaced || (item->closed && !item->started))
+    /* a frame to start, or the packets of one that leaves as they come,
+     * go first (an unpaced frame still open may wait for more) */
+    if ((item->unpaced && !g_queue_is_empty (&item->packets)) ||
+        (item->closed && !item->started))
       return NEXT_MEDIA;
-    if (item->started) {
+    if (item->started && !item->unpaced) {
       if (!next_slot_locked (self, item))
         return NEXT_AGAIN;
       next_media = item->slot_time;

@@ -47,6 +47,15 @@ rtx_packet (guint16 seq, GstClockTime pts)
   return buf;
 }
 
+/* The fixture, with the hand-over of buffers from the element's thread to
+ * the test announced to ThreadSanitizer (the test reads their DTS). */
+static void
+repair_fixture_init (Fixture * f, const gchar * caps)
+{
+  fixture_init (f, caps, NULL);
+  test_announce_handover (f->h->sinkpad);
+}
+
 /* Waits for the element's next clock wait at @expected, releases it and
  * checks that one packet of payload type @pt came out, with that DTS. */
 static void
@@ -62,6 +71,7 @@ crank_one (Fixture * f, GstClockTime expected, guint pt, guint16 seq)
   gst_clock_id_unref (id);
   fail_unless (gst_harness_crank_single_clock_wait (f->h));
   buf = gst_harness_pull (f->h);
+  TEST_TSAN_ACQUIRE (buf);
   fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
   fail_unless_equals_int (gst_rtp_buffer_get_payload_type (&rtp), pt);
   fail_unless_equals_int (gst_rtp_buffer_get_seq (&rtp), seq);
@@ -74,21 +84,30 @@ crank_one (Fixture * f, GstClockTime expected, guint pt, guint16 seq)
 #define MEDIA(f, j) crank_one (f, (j) * DT, 96, (guint16) (65530 + (j)))
 #define REPAIR(f, t, k) crank_one (f, t, RTX_PT, (guint16) (5000 + (k)))
 
+/* Frame 0 of 10 packets, its first slot released, then @n retransmissions
+ * pushed at 1 ms (seq 5000 ...), as rtprtxsend pushes a NACK's worth. */
+static void
+start_frame_and_retransmissions (Fixture * f, const gchar * caps, guint n)
+{
+  guint k;
+
+  repair_fixture_init (f, caps);
+  push_frame (f, 0, 10, 1000);
+  MEDIA (f, 0);
+  gst_test_clock_set_time (f->clock, 1 * MS);
+  for (k = 0; k < n; k++)
+    fail_unless_equals_int (gst_harness_push (f->h, rtx_packet (5000 + k,
+                0)), GST_FLOW_OK);
+}
+
 GST_START_TEST (test_repair_between_media_slots)
 {
   Fixture f;
-  guint k;
 
-  fixture_init (&f, CAPS_25, NULL);
-  push_frame (&f, 0, 10, 1000);
-  MEDIA (&f, 0);
   /* a NACK for three packets: rtprtxsend pushes their retransmissions at
    * once, 1 ms into the frame, while the element waits for the slot at
    * 3.6 ms; without the element they would leave as one burst */
-  gst_test_clock_set_time (f.clock, 1 * MS);
-  for (k = 0; k < 3; k++)
-    fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000 + k, 0)),
-        GST_FLOW_OK);
+  start_frame_and_retransmissions (&f, CAPS_25, 3);
   /* each half way between two media slots, one per Δt */
   REPAIR (&f, DT / 2, 0);
   MEDIA (&f, 1);
@@ -122,7 +141,7 @@ GST_START_TEST (test_repair_between_frames_and_eos)
 {
   Fixture f;
 
-  fixture_init (&f, CAPS_25, NULL);
+  repair_fixture_init (&f, CAPS_25);
   push_frame (&f, 0, 10, 1000);
   crank_frame (&f, 0, DT, 10, 1);
   /* the last slot was at 32.4 ms; two retransmissions come at 32.9 ms */
@@ -159,7 +178,7 @@ GST_START_TEST (test_repair_after_event)
   GstEvent *ev;
   gboolean custom = FALSE;
 
-  fixture_init (&f, CAPS_25, NULL);
+  repair_fixture_init (&f, CAPS_25);
   push_frame (&f, 0, 10, 1000);
   MEDIA (&f, 0);
   fail_unless (gst_harness_push_event (f.h,
@@ -187,14 +206,9 @@ GST_START_TEST (test_repair_needs_caps_payload)
 {
   Fixture f;
 
-  fixture_init (&f, "application/x-rtp, media=(string)video, "
-      "clock-rate=(int)90000, encoding-name=(string)RAW, "
-      "a-framerate=(string)25", NULL);
-  push_frame (&f, 0, 10, 1000);
-  MEDIA (&f, 0);
-  gst_test_clock_set_time (f.clock, 1 * MS);
-  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
-      GST_FLOW_OK);
+  start_frame_and_retransmissions (&f, "application/x-rtp, "
+      "media=(string)video, clock-rate=(int)90000, encoding-name=(string)RAW, "
+      "a-framerate=(string)25", 1);
   /* frame 0 was closed by its marker: the retransmission, with frame 0's
    * RTP timestamp, is queued as a frame of its own behind it */
   fail_unless_equals_uint64 (stat (&f, "queued-packets"), 10);
@@ -205,19 +219,38 @@ GST_START_TEST (test_repair_needs_caps_payload)
 
 GST_END_TEST;
 
+/* Before the frame period is known frames leave unpaced, as they come; a
+ * repair packet beside such a frame, still open, leaves at once too. */
+GST_START_TEST (test_repair_beside_unpaced_frame)
+{
+  Fixture f;
+  GstBuffer *buf;
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  repair_fixture_init (&f, CAPS_BASE);
+  push_frame_full (&f, 1000, 0, 1, 1000, FALSE);
+  pull_packets (&f, 1);
+  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
+      GST_FLOW_OK);
+  buf = gst_harness_pull (f.h);
+  fail_unless (buf != NULL);
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
+  fail_unless_equals_int (gst_rtp_buffer_get_payload_type (&rtp), RTX_PT);
+  gst_rtp_buffer_unmap (&rtp);
+  gst_buffer_unref (buf);
+  fail_unless_equals_uint64 (stat (&f, "unpaced-frames"), 1);
+  fail_unless_equals_uint64 (stat (&f, "repair-packets"), 1);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 /* A flush drops queued repair packets and counts them. */
 GST_START_TEST (test_repair_flush)
 {
   Fixture f;
-  guint k;
 
-  fixture_init (&f, CAPS_25, NULL);
-  push_frame (&f, 0, 10, 1000);
-  MEDIA (&f, 0);
-  gst_test_clock_set_time (f.clock, 1 * MS);
-  for (k = 0; k < 3; k++)
-    fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000 + k, 0)),
-        GST_FLOW_OK);
+  start_frame_and_retransmissions (&f, CAPS_25, 3);
   REPAIR (&f, DT / 2, 0);
   fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_start ()));
   fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_stop (TRUE)));
@@ -241,6 +274,7 @@ rtpburstpace_repair_suite (void)
   tcase_add_test (tc, test_repair_between_frames_and_eos);
   tcase_add_test (tc, test_repair_after_event);
   tcase_add_test (tc, test_repair_needs_caps_payload);
+  tcase_add_test (tc, test_repair_beside_unpaced_frame);
   tcase_add_test (tc, test_repair_flush);
   return s;
 }
