@@ -61,8 +61,9 @@ MTU = 1200
 #: The recipe that "recommended" stands for, from the testbed session in
 #: docs/results.md section 7 (tests/testbed/recipes.py: 10 Mbit/s, 13-packet
 #: drop-tail, one cubic TCP flow, medians of 3 x 20 s): paced-rtx had the
-#: most frames intact (97.8 %, 13.6-15.3 % extra packets, TCP 5.6 Mbit/s);
-#: capped-rtx 96.8 %; every FEC recipe and pacing alone ~0 %.  It needs the
+#: most frames intact (97.8 %, 13.6-15.3 % extra packets, TCP 5.6 Mbit/s;
+#: 93-95 % in later sessions); capped-rtx 96.8 %; paced-rtx-behind 81 %;
+#: every FEC recipe and pacing alone ~0 %.  It needs the
 #: return channel for its NACKs, and the testbed's round trip was under
 #: 1 ms: see docs/results.md for the round-trip times it holds to.
 RECOMMENDED = "paced-rtx"
