@@ -33,11 +33,11 @@ DUTIES = {2: "0.9,0.7", 4: "0.9,0.8,0.7,0.6"}
 TOTAL_MBPS = 6.0
 
 
-def case_args(n_streams):
+def case_args(n_streams, total=TOTAL_MBPS):
     """run.py arguments of every case (the keys are the case names)."""
-    args = {"single": ["--mode", "paced", "--streams", "1", "--rate", "%g" % TOTAL_MBPS]}
+    args = {"single": ["--mode", "paced", "--streams", "1", "--rate", "%g" % total]}
     for n in n_streams:
-        each = ["--streams", str(n), "--rate", "%g" % (TOTAL_MBPS / n)]
+        each = ["--streams", str(n), "--rate", "%g" % (total / n)]
         args["bursty%d" % n] = ["--mode", "bursty"] + each
         args["paced%d" % n] = ["--mode", "paced"] + each
         args["duty%d" % n] = ["--mode", "paced", "--duties", DUTIES[n]] + each
@@ -45,10 +45,10 @@ def case_args(n_streams):
     return args
 
 
-def names(n_streams):
-    out = {"single": "one %g Mbit/s stream, rtpburstpace" % TOTAL_MBPS}
+def names(n_streams, total=TOTAL_MBPS):
+    out = {"single": "one %g Mbit/s stream, rtpburstpace" % total}
     for n in n_streams:
-        each = "%d x %g Mbit/s" % (n, TOTAL_MBPS / n)
+        each = "%d x %g Mbit/s" % (n, total / n)
         out["bursty%d" % n] = "%s, bursty" % each
         out["paced%d" % n] = "%s, paced each" % each
         out["duty%d" % n] = "%s, paced each, duty %s" % (each, DUTIES[n].replace(",", "/"))
@@ -88,6 +88,14 @@ def criterion(rows):
 def main():
     ap = compare.case_parser(__doc__, "1 repetition of 5 s")
     ap.add_argument("--streams", default="2,4", help="numbers of streams, e.g. 2 or 2,4")
+    ap.add_argument("--total", type=float, default=TOTAL_MBPS,
+                    help="Mbit/s of all streams together (default %(default)s; raw frames are "
+                         "whole packets of 1000 B: 4 x 1.5 Mbit/s makes 4 x 8 packets a frame, "
+                         "32 in all, where one 6 Mbit/s stream has 30; --total 6.4 gives both "
+                         "32)")
+    ap.add_argument("--cases", help="only these cases, comma-separated names as in the table's "
+                    "rows (single, bursty4, paced4, duty4, group4, ...), each with and without "
+                    "TCP as in the full set")
     ap.add_argument("--csv", help="append every run's row here")
     a = ap.parse_args()
     if a.quick:
@@ -96,14 +104,17 @@ def main():
         sys.exit("streams.py: needs root (network namespaces)")
     n_streams = [int(x) for x in a.streams.split(",")]
     cases = cases_for(n_streams)
+    if a.cases:
+        cases = [c for c in cases if c[0] in a.cases.split(",")]
     signal.signal(signal.SIGTERM, run.on_term)
     try:
         rows = compare.run_cases(cases, a.reps, a.duration, a.runargs, a.csv,
-                                 case_args=case_args(n_streams), mode_name=names(n_streams))
+                                 case_args=case_args(n_streams, a.total),
+                                 mode_name=names(n_streams, a.total))
     except (KeyboardInterrupt, run.Interrupted):
         sys.exit("streams.py: interrupted, testbed removed")
     print(compare.table(rows, cases, nice=True, show=SHOW, header=HEADER,
-                        mode_name=names(n_streams)))
+                        mode_name=names(n_streams, a.total)))
     check = criterion(rows)
     print()
     print("criterion not evaluated (a case did not run)" if check is None else
