@@ -13,7 +13,11 @@ t_first + j * dt.  From the sender log (send_ns = when the packet reached udpsin
   start_delay  frame's first send minus the time the payloader pushed the frame
   span_err     last minus first send of a frame, minus (k - 1) * dt
 
-and the same gaps at the receiver (kernel arrival times, after the bottleneck).  Usage:
+and the same gaps at the receiver (kernel arrival times, after the bottleneck).  With several
+streams (run.py --streams N) the figures above are stream 0's, and "all_streams" describes what
+the bottleneck sees of all of them together (the first second left out): packets, packets per
+frame per stream, the gaps between consecutive packets of any stream (p1, p5, p50), and the
+share of gaps shorter than 0.3 ms and than one packet's serialization time.  Usage:
   pacing.py KEEP_DIR [--duty 0.9] [--burst-size 1] [--fps 25] [--bottleneck 10]
 where KEEP_DIR holds send.csv (and recv.csv) written by run.py --keep.
 """
@@ -91,6 +95,31 @@ def spacing_stats(send_log, recv_log=None, fps=25, duty=0.9, burst=1, bottleneck
     return out
 
 
+def all_streams_stats(send_log, bottleneck_mbps=10.0, skip_ns=1e9):
+    """What the bottleneck sees of every stream together (times in microseconds)."""
+    s = metrics.read_csv(send_log)
+    o = np.argsort(s["send_ns"], kind="stable")
+    t = s["send_ns"][o].astype(np.float64)
+    size = s["size"][o].astype(np.float64) + ETH_IP_UDP
+    keep = t > t[0] + skip_ns
+    t, size = t[keep], size[keep]
+    g = np.diff(t)
+    wire = size[1:] * 8 / (bottleneck_mbps * 1e6) * 1e9
+    per_frame = {}
+    for st, ts in zip(s["stream"], s["ts"]):
+        per_frame[(int(st), int(ts))] = per_frame.get((int(st), int(ts)), 0) + 1
+    us = lambda x: round(float(x) / 1e3, 1)  # noqa: E731
+    return {
+        "streams": len(set(int(x) for x in s["stream"])),
+        "packets": int(len(t)),
+        "packets_per_frame_p50": float(np.median(list(per_frame.values()))),
+        "gap_p1_us": us(np.percentile(g, 1)), "gap_p5_us": us(np.percentile(g, 5)),
+        "gap_p50_us": us(np.percentile(g, 50)),
+        "gap_below_300us_share": round(float(np.mean(g < 0.3e6)), 4),
+        "gap_below_wire_share": round(float(np.mean(g < wire)), 4),
+    }
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -104,6 +133,7 @@ def main():
     st = spacing_stats(os.path.join(a.keep_dir, "send.csv"),
                        os.path.join(a.keep_dir, "recv.csv"), a.fps, a.duty, a.burst_size,
                        a.bottleneck)
+    st["all_streams"] = all_streams_stats(os.path.join(a.keep_dir, "send.csv"), a.bottleneck)
     print(json.dumps(st, indent=1))
 
 
