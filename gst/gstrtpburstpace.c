@@ -73,11 +73,15 @@
  * other payload type are not media.  Behind rtpbin these are the
  * retransmissions of rtprtxsend (its `rtx-payload`), which it pushes as a
  * burst when a NACK asks for several packets, each with the RTP timestamp
- * of the frame it repairs.  The element makes no frames of them: each
- * leaves on its own, half way between two media slots, at most one per
- * Δt (and no faster than #GstRtpBurstPace:max-rate allows), and none waits
- * longer than one frame period (rtpburstrepair.h).  The `repair-*` stats
- * count them; the other counters are the media's.
+ * of the frame it repairs.  The element makes no frames of them: a lone
+ * one leaves half way between two media slots, a few one per Δt (and no
+ * faster than #GstRtpBurstPace:max-rate allows), a backlog spread over
+ * half a frame period, none later than one frame period after it came
+ * (rtpburstrepair.h); with #GstRtpBurstPace:pace-repair FALSE they leave
+ * as they come.  The `repair-*` stats count them; the other counters are
+ * the media's.  Which placement gives the viewer more is a matter of
+ * measurement: on the project's testbed the element before rtpbin, with
+ * retransmissions unpaced, did better (docs/results.md, section 7).
  *
  * At raw-video packet rates, #GstRtpBurstPace:min-slot-duration puts
  * several packets in a slot, and #GstRtpBurstPace:realtime-priority keeps
@@ -99,7 +103,8 @@
  * … ! rtph264pay pt=96 ! rtpbin.send_rtp_sink_0 \
  *   rtpbin.send_rtp_src_0 ! rtpburstpace ! udpsink host=127.0.0.1 port=5000
  * ]| Behind rtpbin with rtprtxsend as its aux sender: the retransmissions
- * are spread between the media's slots (examples/videorecipes.py).
+ * are spread between the media's slots (examples/videorecipes.py,
+ * recipe paced-rtx-behind).
  * |[
  * ( videotestsrc is-live=true ! x264enc tune=zerolatency ! \
  *     rtph264pay pt=96 ! rtpburstpace name=pay0 )
@@ -2105,8 +2110,7 @@ push_repair_locked (GstRtpBurstPace * self, Push * push)
   LOCK (self);
   if (ret == GST_FLOW_FLUSHING) {
     /* refused by a flush: discarded, and counted as such */
-    self->repair.n_released--;
-    self->repair.bytes_released -= size;
+    rtp_burst_repair_refused (&self->repair, size);
     self->num_flushed++;
   }
   return ret;

@@ -180,3 +180,13 @@ rtp_burst_repair_pop (RtpBurstRepair * repair, guint64 due, gboolean overrun,
   g_slice_free (RtpBurstRepairPacket, p);
   return data;
 }
+
+/* The packet last popped (@size bytes) was refused downstream (a flush):
+ * not counted as released. */
+void
+rtp_burst_repair_refused (RtpBurstRepair * repair, guint size)
+{
+  g_return_if_fail (repair->n_released > 0);
+  repair->n_released--;
+  repair->bytes_released -= MIN (repair->bytes_released, size);
+}

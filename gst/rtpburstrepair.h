@@ -90,6 +90,7 @@ guint64  rtp_burst_repair_due     (const RtpBurstRepair * repair,
 gpointer rtp_burst_repair_pop     (RtpBurstRepair * repair, guint64 due,
                                    gboolean overrun, guint64 now,
                                    guint * size);
+void     rtp_burst_repair_refused (RtpBurstRepair * repair, guint size);
 
 G_END_DECLS
 

@@ -231,6 +231,10 @@ GST_START_TEST (test_repair_flush)
           0, PERIOD, &overrun), 6 * MS);
   /* ... and the stats stay until reset */
   fail_unless_equals_uint64 (r.n_released, 1);
+  /* a push a flush refused is not counted as released */
+  rtp_burst_repair_refused (&r, 1000);
+  fail_unless_equals_uint64 (r.n_released, 0);
+  fail_unless_equals_uint64 (r.bytes_released, 0);
   rtp_burst_repair_reset_stats (&r);
   fail_unless_equals_uint64 (r.n_released, 0);
   fail_unless_equals_int (rtp_burst_repair_flush (&r), 1);
