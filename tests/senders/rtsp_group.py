@@ -66,16 +66,10 @@ def stat(element, field):
 
 
 def main():
-    Gst.init(None)
-    for name in ("rtpburstpace", "x264enc", "avdec_h264", "rtspsrc"):
-        if Gst.ElementFactory.find(name) is None:
-            print("skipped: no %s" % name)
-            return 77
-    example = rtsp_loopback.load_example()
-    server, factory = example.make_server(0, "/video", streams=STREAMS)
-    url = "rtsp://127.0.0.1:%d/video" % server.get_bound_port()
-    print("server: %s\n  %s" % (url, example.launch_line(example.DEFAULT_SOURCE, "",
-                                                          STREAMS)))
+    started = rtsp_loopback.start_server(STREAMS)
+    if started is None:
+        return 77
+    _server, factory, url = started
     pacers = []
     factory.connect("media-configure", lambda _f, media: pacers.extend(
         media.get_element().get_by_name("pay%d" % k) for k in range(STREAMS)))

@@ -138,16 +138,29 @@ def run_client(pipeline, seconds, before_stop=None):
     return errors
 
 
-def main():
+def start_server(streams=1):
+    """Gst.init (), then the server of examples/rtsp-server.py with @streams
+    paced streams on a free port, its launch line printed.  Returns (server,
+    factory, url), or None, printed why, when an element the client tests
+    need is missing."""
     Gst.init(None)
     for name in ("rtpburstpace", "x264enc", "avdec_h264", "rtspsrc"):
         if Gst.ElementFactory.find(name) is None:
             print("skipped: no %s" % name)
-            return 77
+            return None
     example = load_example()
-    server, _factory = example.make_server(0, "/video")
+    server, factory = example.make_server(0, "/video", streams=streams)
     url = "rtsp://127.0.0.1:%d/video" % server.get_bound_port()
-    print("server: %s\n  %s" % (url, example.launch_line(example.DEFAULT_SOURCE, "")))
+    print("server: %s\n  %s" % (url, example.launch_line(example.DEFAULT_SOURCE, "",
+                                                          streams)))
+    return server, factory, url
+
+
+def main():
+    started = start_server()
+    if started is None:
+        return 77
+    _server, _factory, url = started
 
     client = Client(url)
     errors = run_client(client.pipeline, SECONDS)
