@@ -47,7 +47,6 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True      # no __pycache__ in the source tree
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-SKIP = 77
 SECOND_SOURCE = (
     "videotestsrc is-live=true pattern=ball motion=sweep background-color=0xff203040 ! "
     "video/x-raw,width=640,height=360,framerate=30/1 ! "
@@ -65,17 +64,7 @@ NEEDED = ("videotestsrc", "x264enc", "h264parse", "rtph264pay", "rtph264depay",
           "rtprtxsend", "rtprtxreceive", "rtpst2022-1-fecenc", "rtpst2022-1-fecdec",
           "rtpulpfecenc", "rtpulpfecdec", "fakesink", "identity")
 
-if not os.environ.get("GST_PLUGIN_PATH"):
-    os.environ["GST_PLUGIN_PATH"] = os.path.join(ROOT, "build", "gst")
-
-try:
-    import gi
-    gi.require_version("Gst", "1.0")
-    from gi.repository import Gst  # noqa: E402
-except (ImportError, ValueError) as e:
-    print("SKIP: no GStreamer Python bindings (%s); run with Debian's "
-          "/usr/bin/python3 and python3-gi, python3-gst-1.0" % e)
-    sys.exit(SKIP)
+from gstbindings import SKIP, Gst  # noqa: E402  (exits SKIP without the bindings)
 
 
 def free_base_port():
