@@ -58,15 +58,16 @@ ULPFEC_PT = 122
 CLOCK_RATE = 90000
 MTU = 1200
 
-#: The recipe that "recommended" stands for, from the testbed session in
+#: The recipe that "recommended" stands for, from the testbed sessions in
 #: docs/results.md section 7 (tests/testbed/recipes.py: 10 Mbit/s, 13-packet
-#: drop-tail, one cubic TCP flow, medians of 3 x 20 s): paced-rtx had the
-#: most frames intact (97.8 %, 13.6-15.3 % extra packets, TCP 5.6 Mbit/s;
-#: 93-95 % in later sessions); capped-rtx 96.8 %; paced-rtx-behind 81 %;
-#: every FEC recipe and pacing alone ~0 %.  It needs the
-#: return channel for its NACKs, and the testbed's round trip was under
-#: 1 ms: see docs/results.md for the round-trip times it holds to.
-RECOMMENDED = "paced-rtx"
+#: drop-tail, one cubic TCP flow, medians of 3 x 20 s): capped-rtx (the cap
+#: below, retransmission, the receiver's retry timeout following the round
+#: trip) had the most frames intact; paced-rtx, without the cap, 93-98 %
+#: depending on the session; paced-rtx-behind ~81 %; every FEC recipe and
+#: pacing alone ~0 %.  It needs the return channel for its NACKs, and the
+#: testbed's round trip was under 1 ms plus its queue: see docs/results.md
+#: for the round-trip times it holds to.
+RECOMMENDED = "capped-rtx"
 
 #: Port offsets from the base port P.
 PORT_RTP = 0
@@ -85,11 +86,16 @@ DEFAULT_SOURCE = (
     "video/x-raw,width=1280,height=720,framerate=25/1 ! "
     "x264enc bitrate=4000 speed-preset=superfast bframes=2 key-int-max=50")
 
-#: rtpburstpace's rate cap in the "capped" recipes: 9 Mbit/s of RTP (below
-#: the 10 Mbit/s bottleneck of tests/testbed/), so that a keyframe of 60
-#: packets of 1200 bytes leaves over 64 ms instead of the frame's 36 ms,
-#: within the receiver's base latency.
-CAP_PROPS = "max-rate=9000000"
+#: rtpburstpace's rate cap in the "capped" recipes: 6 Mbit/s of RTP, 1.5 x
+#: the default source's encoder target.  Paced frame by frame, that source
+#: is uneven: with two B-frames every P-frame of ~30 packets leaves within
+#: 0.9 frame period (~8 Mbit/s) and the two B-frames after it carry a few
+#: packets.  Capped, a P-frame runs on into the B-frames' periods (~50 ms)
+#: and a keyframe of 35-60 packets over 56-96 ms, within the element's
+#: default max-latency (100 ms).  A source at another bit rate wants its own
+#: cap (or max-rate-factor, which measures the stream but starts only after
+#: 32 frames, i.e. not for the first keyframe).
+CAP_PROPS = "max-rate=6000000"
 
 #: The receiver's base jitterbuffer latency (ms), see the module docstring.
 BASE_LATENCY_MS = 100
@@ -101,6 +107,15 @@ NOMINAL_PACKET_RATE = 380
 #: rtcp-min-interval, ms): an early RTCP packet with NACKs is allowed once per
 #: interval (RFC 4585), so this bounds how long a NACK waits.
 RTX_RTCP_INTERVAL_MS = 50
+#: The receiver jitterbuffer's shortest time between two requests for the
+#: same packet in the RTX recipes (rtx-min-retry-timeout, ms).  By default
+#: it is the packet spacing, which for video is the frame period (all
+#: packets of a frame share a timestamp): 40 ms at 25 fps, so a packet
+#: whose frame was spread over 36 ms had 3-4 requests within a 200 ms
+#: latency.  With 10 ms as the floor the retry timeout follows the measured
+#: retransmission round trip (plus twice the jitter), as rtpjitterbuffer
+#: computes it: about twice as many requests in the same time.
+RTX_MIN_RETRY_TIMEOUT_MS = 10
 #: The session bandwidth (bit/s) the receiver's rtpsession is told in the RTX
 #: recipes, so that 5 % of it allows RTCP packets that often.
 RTX_SESSION_BANDWIDTH = 4000000
@@ -346,6 +361,7 @@ def receiver_plan(recipe, port, sender=None, latency_ms=None, keyframe_requests=
                      "\"application/x-rtp-pt-map,%d=(uint)%d\"" % (MEDIA_PT, RTX_PT))
         hooks.append("get-internal-session 0: bandwidth=%d rtcp-min-interval=%d ms"
                      % (RTX_SESSION_BANDWIDTH, RTX_RTCP_INTERVAL_MS))
+        hooks.append("new-jitterbuffer: rtx-min-retry-timeout=%d ms" % RTX_MIN_RETRY_TIMEOUT_MS)
     return Plan(fragments, props, to_rtpbin, from_rtpbin, hooks)
 
 

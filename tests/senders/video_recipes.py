@@ -18,7 +18,9 @@ what they print:
   report packets_recovered > 0 and more intact frames than paced, at least
   0.8 x frames_sent, and paced none recovered; the same for paced-rtx-behind
   (the element behind rtpbin), where the element counted every
-  retransmission sent as a repair packet and made no frames of them;
+  retransmission sent as a repair packet and made no frames of them; in
+  both retransmission runs the receiver's jitterbuffer had the recipes'
+  rtx-min-retry-timeout;
 
   with --drop every=5, more than paced-fec10x10 repairs: the receiver asked
   for keyframes and the sender's encoder made more than its regular ones
@@ -240,6 +242,16 @@ def main():
         if rxj.get("frames_intact", 0) < 0.8 * txj.get("frames_sent", 0):
             failures.append("%s: frames_intact %s < 0.8 x frames_sent %s" % (
                 label, rxj.get("frames_intact"), txj.get("frames_sent")))
+
+    # the receiver of a retransmission recipe asks again after its round
+    # trip, not after a frame period (videorecipes.RTX_MIN_RETRY_TIMEOUT_MS)
+    for key in (("recommended", DROP, None), ("paced-rtx-behind", DROP, None)):
+        jb = results[key][1].get("jitterbuffer") or {}
+        if videorecipes.get(key[0]).protection == "rtx" and \
+                jb.get("rtx-min-retry-timeout") != videorecipes.RTX_MIN_RETRY_TIMEOUT_MS:
+            failures.append("%s --drop %s: jitterbuffer rtx-min-retry-timeout %s, expected %d"
+                            % (key[0], DROP, jb.get("rtx-min-retry-timeout"),
+                               videorecipes.RTX_MIN_RETRY_TIMEOUT_MS))
 
     # behind rtpbin, every retransmission went through the element as a
     # repair packet (rtpburstrepair.h), none of them as a frame of its own
