@@ -314,6 +314,7 @@ struct _GstRtpBurstPace
   gboolean pace_repair;         /* property: spread them, else pass them */
   RtpBurstRepair repair;
   guint64 last_media_slot;      /* due time of the last media push */
+  guint last_media_bytes;       /* ... and its size */
   guint64 events_in, events_out;        /* queued and pushed: a repair
                                          * packet leaves after the events
                                          * queued before it, and before
@@ -854,6 +855,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->pace_repair = DEFAULT_PACE_REPAIR;
   rtp_burst_repair_init (&self->repair, (GDestroyNotify) gst_buffer_unref);
   self->last_media_slot = RTP_BURST_TIME_NONE;
+  self->last_media_bytes = 0;
   gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
 }
 
@@ -927,6 +929,7 @@ flush_items_locked (GstRtpBurstPace * self)
   }
   self->num_flushed += rtp_burst_repair_flush (&self->repair);
   self->last_media_slot = RTP_BURST_TIME_NONE;
+  self->last_media_bytes = 0;
   self->events_out = self->events_in;
   self->open = NULL;
   self->n_closed = 0;
@@ -1886,6 +1889,28 @@ next_slot_locked (GstRtpBurstPace * self, Item * item)
   return TRUE;
 }
 
+/* Under a rate cap a repair packet takes its time on the link
+ * (rtpburstrepair.h): no media slot leaves before @link_free.  Moves the
+ * started frame's slots (@item, its next slot known), or else the end of
+ * the last frame, which the next frame does not start before. */
+static void
+media_after_repair_locked (GstRtpBurstPace * self, Item * item,
+    guint64 link_free)
+{
+  if (item != NULL) {
+    if (link_free > item->slot_time) {
+      guint64 delay = link_free - item->slot_time;
+
+      item->slot_time = link_free;
+      rtp_burst_plan_delay (&item->plan, delay);
+      self->repair.media_delay += delay;
+    }
+  } else if (self->prev_end != RTP_BURST_TIME_NONE &&
+      link_free > self->prev_end) {
+    self->prev_end = link_free;
+  }
+}
+
 /* Whether the repair packet at the head of its queue leaves before the
  * media's next slot (rtpburstrepair.h); then waits for its time.
  * NEXT_REPAIR to push it, NEXT_MEDIA if the media goes first, NEXT_AGAIN
@@ -1893,7 +1918,9 @@ next_slot_locked (GstRtpBurstPace * self, Item * item)
 static Next
 next_repair_locked (GstRtpBurstPace * self, Item * item, Push * push)
 {
-  guint64 next_media = RTP_BURST_TIME_NONE, due, now;
+  guint64 next_media = RTP_BURST_TIME_NONE, now;
+  RtpBurstRepairMedia media;
+  RtpBurstRepairTurn turn;
   GstClockReturn cret;
 
   if (item && !item->event) {
@@ -1908,23 +1935,31 @@ next_repair_locked (GstRtpBurstPace * self, Item * item, Push * push)
       next_media = item->slot_time;
     }
   }
+  media.last = self->last_media_slot;
+  media.last_bytes = self->last_media_bytes;
+  media.next = next_media;
   /* not paced: no spacing, at once */
-  due = rtp_burst_repair_due (&self->repair, self->last_media_slot,
-      next_media, self->pace_repair ? self->last_slot_duration : 0,
+  media.spacing = self->pace_repair ? self->last_slot_duration : 0;
+  rtp_burst_repair_next (&self->repair, &media,
       self->pace_repair ? max_rate_locked (self) : 0,
-      self->period ? self->period : RTP_BURST_TIME_NONE, &push->overrun);
-  if (due >= next_media)
+      self->period ? self->period : RTP_BURST_TIME_NONE, &turn);
+  if (!turn.before_media)
     return NEXT_MEDIA;
   now = running_time_now (self);
-  if (now != RTP_BURST_TIME_NONE && due > now) {
-    cret = wait_until_locked (self, due, FALSE, NULL);
+  if (now != RTP_BURST_TIME_NONE && turn.due > now) {
+    cret = wait_until_locked (self, turn.due, FALSE, NULL);
     if (self->srcresult != GST_FLOW_OK)
       return NEXT_FLUSHING;
     if (cret == GST_CLOCK_UNSCHEDULED ||
         rtp_burst_repair_queued (&self->repair) == 0)
       return NEXT_AGAIN;
   }
-  push->slot_time = due;
+  if (turn.link_free != RTP_BURST_TIME_NONE)
+    media_after_repair_locked (self,
+        next_media != RTP_BURST_TIME_NONE ? item : NULL,
+        turn.link_free);
+  push->slot_time = turn.due;
+  push->overrun = turn.overrun;
   return NEXT_REPAIR;
 }
 
@@ -2060,6 +2095,7 @@ push_packets_locked (GstRtpBurstPace * self, Item * item, Push * push)
       &list);
   self->last_media_slot = push->paced ? push->slot_time :
       running_time_now (self);
+  self->last_media_bytes = (guint) MIN (push->bytes, G_MAXUINT);
   push->frame_last = item->closed && g_queue_is_empty (&item->packets);
   /* whether late slots at its end made the frame end after its period,
    * for the margin of later frames */
@@ -2394,6 +2430,7 @@ create_stats_locked (GstRtpBurstPace * self)
   SET_U64 (REPAIR_BYTES, self->repair.bytes_released);
   SET_U64 (REPAIR_OVERRUNS, self->repair.n_overrun);
   SET_U64 (REPAIR_MAX_DELAY, self->repair.max_delay);
+  SET_U64 (REPAIR_MEDIA_DELAY, self->repair.media_delay);
   SET_UINT (REPAIR_QUEUED, rtp_burst_repair_queued (&self->repair));
   rtp_burst_meter_report (&self->meter, &meter);
   SET_U64 (PEAK_RATE_1MS, meter.peak_rate_1ms);

@@ -46,6 +46,7 @@ rtp_burst_repair_reset_stats (RtpBurstRepair * repair)
 {
   repair->n_released = repair->bytes_released = 0;
   repair->n_overrun = repair->max_delay = 0;
+  repair->media_delay = 0;
 }
 
 /* Frees every queued packet and forgets the last release (a flush, a new
@@ -99,28 +100,26 @@ rtp_burst_repair_head_epoch (const RtpBurstRepair * repair)
 }
 
 /**
- * rtp_burst_repair_due:
- * @last_media: due time of the last media slot released, or NONE
- * @next_media: due time of the next media slot, or NONE if none is known
- * @spacing: Δt of the media's current (or last) frame, 0 = none yet
+ * rtp_burst_repair_next:
+ * @media: the media's slots
  * @max_rate: bit/s, 0 = no cap
  * @max_delay: the longest a repair packet waits, NONE = no bound
- * @overrun: (out): the bound made it due earlier than its gap
+ * @turn: (out): when the packet at the head leaves
  *
- * When the packet at the head may leave (see the top of the header).  The
- * queue must not be empty.  A result after @next_media means: after that
- * media slot.
+ * When the packet at the head may leave (see the top of the header), and
+ * whether before the media's next slot.  The queue must not be empty.
  */
-guint64
-rtp_burst_repair_due (const RtpBurstRepair * repair, guint64 last_media,
-    guint64 next_media, guint64 spacing, guint64 max_rate, guint64 max_delay,
-    gboolean * overrun)
+void
+rtp_burst_repair_next (const RtpBurstRepair * repair,
+    const RtpBurstRepairMedia * media, guint64 max_rate, guint64 max_delay,
+    RtpBurstRepairTurn * turn)
 {
   const RtpBurstRepairPacket *p =
       repair->packets.head ? repair->packets.head->data : NULL;
-  guint64 gap = spacing, due, bound;
+  guint64 gap = media->spacing, tx = 0, last_tx = 0, due, bound, earliest;
+  guint64 next = media->next;
 
-  g_return_val_if_fail (p != NULL, RTP_BURST_TIME_NONE);
+  g_return_if_fail (p != NULL);
 
   /* a backlog (a NACK for many packets) that would not have left by half
    * the bound at Δt is spread evenly over what is left of that */
@@ -131,28 +130,48 @@ rtp_burst_repair_due (const RtpBurstRepair * repair, guint64 last_media,
 
     gap = MIN (gap, (end > from ? end - from : 0) / repair->packets.length);
   }
-  if (max_rate > 0)
-    gap = MAX (gap, (guint64) p->size * 8 * G_GUINT64_CONSTANT (1000000000)
-        / max_rate);
-  due = p->arrival;
+  if (max_rate > 0) {
+    /* as the media's cap counts them (rounded up, saturating) */
+    tx = rtp_burst_rate_span (p->size, max_rate);
+    last_tx = rtp_burst_rate_span (media->last_bytes, max_rate);
+    gap = MAX (gap, tx);
+  }
+  /* its own spacing, and not on the link with the last media slot */
+  earliest = p->arrival;
   if (repair->last_release != RTP_BURST_TIME_NONE)
-    due = MAX (due, rtp_burst_time_add (repair->last_release, gap));
-  if (last_media != RTP_BURST_TIME_NONE)
-    due = MAX (due, rtp_burst_time_add (last_media, gap / 2));
-  /* not within gap / 2 before the next media slot: after it */
-  if (next_media != RTP_BURST_TIME_NONE && gap > 0 &&
-      rtp_burst_time_add (due, gap / 2) > next_media)
-    due = MAX (due, rtp_burst_time_add (next_media, gap / 2));
+    earliest = MAX (earliest, rtp_burst_time_add (repair->last_release, gap));
+  if (media->last != RTP_BURST_TIME_NONE)
+    earliest = MAX (earliest, rtp_burst_time_add (media->last, last_tx));
+  /* half way to the next media slot */
+  due = earliest;
+  if (media->last != RTP_BURST_TIME_NONE)
+    due = MAX (due, rtp_burst_time_add (media->last, gap / 2));
+  if (next != RTP_BURST_TIME_NONE && gap > 0 &&
+      rtp_burst_time_add (due, gap / 2) > next) {
+    if (max_rate > 0 && earliest <= next) {
+      /* under a cap the media yields: no room between its slots */
+      due = earliest;
+    } else {
+      /* not within gap / 2 before the next media slot: after it */
+      due = MAX (due, rtp_burst_time_add (next, gap / 2));
+    }
+  }
 
   bound = rtp_burst_time_add (p->arrival, max_delay);
-  *overrun = due > bound;
-  return MIN (due, bound);
+  turn->overrun = due > bound;
+  due = MIN (due, bound);
+  /* under a cap, a tie with the media's slot is the repair packet's */
+  turn->before_media = next == RTP_BURST_TIME_NONE || due < next ||
+      (max_rate > 0 && due == next);
+  turn->due = due;
+  turn->link_free = max_rate > 0 ? rtp_burst_time_add (due, tx) :
+      RTP_BURST_TIME_NONE;
 }
 
 /**
  * rtp_burst_repair_pop:
- * @due: what rtp_burst_repair_due () returned for it
- * @overrun: ... and said of it
+ * @due: its turn's due time (rtp_burst_repair_next ())
+ * @overrun: ... and whether it overran
  * @now: when it leaves
  * @size: (out): its size
  *

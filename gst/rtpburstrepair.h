@@ -46,6 +46,17 @@
  * (one frame period): past that it leaves at once (counted as an
  * overrun).
  *
+ * Under a rate cap (max-rate) the repair packets count against it: gap is
+ * at least the packet's own time at the cap, the packet does not leave
+ * before the link has carried the last media slot at the cap (last media
+ * slot + its size at max-rate), and a packet that does not fit half way
+ * before the next media slot does not wait behind it: it takes that
+ * slot's turn, and the media's slots move to after it (due + its size at
+ * max-rate: RtpBurstRepairTurn's link_free).  A media stream held to the
+ * cap has its slots back to back, with no room between them, so without
+ * this a repair packet there would wait until its bound.  Media and
+ * repair together stay within the cap.
+ *
  * Pad-free and GLib only: the queue holds opaque packets with their
  * arrival time, size and epoch (the caller's count of what went before
  * them in the media's own queue, such as events, which they must not
@@ -70,6 +81,9 @@ typedef struct
   guint64 n_released, bytes_released;
   guint64 n_overrun;            /* released at max_delay, ahead of their gap */
   guint64 max_delay;            /* longest wait of a released one, ns */
+  guint64 media_delay;          /* how much later the media's slots left
+                                 * for them under a cap, ns (the caller
+                                 * counts it) */
 } RtpBurstRepair;
 
 void     rtp_burst_repair_init    (RtpBurstRepair * repair,
@@ -83,10 +97,32 @@ void     rtp_burst_repair_push    (RtpBurstRepair * repair, gpointer data,
 guint    rtp_burst_repair_queued  (const RtpBurstRepair * repair);
 guint64  rtp_burst_repair_head_epoch (const RtpBurstRepair * repair);
 
-guint64  rtp_burst_repair_due     (const RtpBurstRepair * repair,
-                                   guint64 last_media, guint64 next_media,
-                                   guint64 spacing, guint64 max_rate,
-                                   guint64 max_delay, gboolean * overrun);
+/* What the caller knows of the media's slots. */
+typedef struct
+{
+  guint64 last;                 /* due time of the last media slot, or NONE */
+  guint last_bytes;             /* its size on the wire */
+  guint64 next;                 /* due time of the next one, NONE = unknown */
+  guint64 spacing;              /* Δt of the media's current (or last)
+                                 * frame, 0 = none yet */
+} RtpBurstRepairMedia;
+
+/* When the packet at the head leaves. */
+typedef struct
+{
+  guint64 due;
+  gboolean before_media;        /* before the media's next slot (always
+                                 * when that is unknown) */
+  gboolean overrun;             /* the bound made it due earlier than its gap */
+  guint64 link_free;            /* under a cap: due + its size at the cap,
+                                 * which no media slot may come before;
+                                 * NONE without a cap */
+} RtpBurstRepairTurn;
+
+void     rtp_burst_repair_next    (const RtpBurstRepair * repair,
+                                   const RtpBurstRepairMedia * media,
+                                   guint64 max_rate, guint64 max_delay,
+                                   RtpBurstRepairTurn * turn);
 gpointer rtp_burst_repair_pop     (RtpBurstRepair * repair, guint64 due,
                                    gboolean overrun, guint64 now,
                                    guint * size);

@@ -35,9 +35,9 @@
 /* A retransmission as rtprtxsend makes it: its own payload type, SSRC and
  * sequence numbers, the RTP timestamp of the frame it repairs. */
 static GstBuffer *
-rtx_packet (guint16 seq, GstClockTime pts)
+rtx_packet_sized (guint16 seq, GstClockTime pts, guint payload_len)
 {
-  GstBuffer *buf = test_rtp_packet (seq, 1000, FALSE, 1002, pts);
+  GstBuffer *buf = test_rtp_packet (seq, 1000, FALSE, payload_len, pts);
   GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
 
   fail_unless (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp));
@@ -47,13 +47,25 @@ rtx_packet (guint16 seq, GstClockTime pts)
   return buf;
 }
 
+static GstBuffer *
+rtx_packet (guint16 seq, GstClockTime pts)
+{
+  return rtx_packet_sized (seq, pts, 1002);
+}
+
 /* The fixture, with the hand-over of buffers from the element's thread to
  * the test announced to ThreadSanitizer (the test reads their DTS). */
 static void
+repair_fixture_init_capped (Fixture * f, const gchar * caps, guint64 max_rate)
+{
+  fixture_init (f, caps, "max-rate", max_rate, NULL);
+  test_announce_handover (f->h->sinkpad);
+}
+
+static void
 repair_fixture_init (Fixture * f, const gchar * caps)
 {
-  fixture_init (f, caps, NULL);
-  test_announce_handover (f->h->sinkpad);
+  repair_fixture_init_capped (f, caps, 0);
 }
 
 /* Waits for the element's next clock wait at @expected, releases it and
@@ -129,6 +141,75 @@ GST_START_TEST (test_repair_between_media_slots)
       2 * DT + DT / 2 - 1 * MS);
   fail_unless_equals_uint64 (stat (&f, "repair-queued"), 0);
   fail_unless_equals_uint64 (stat (&f, "catch-up-frames"), 0);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* A cap with room to spare (100 Mbit/s) changes nothing: the repair
+ * packets leave half way between the media's slots, and the media's
+ * slots do not move. */
+GST_START_TEST (test_repair_loose_cap)
+{
+  Fixture f;
+
+  repair_fixture_init_capped (&f, CAPS_25, 100000000);
+  push_frame (&f, 0, 10, 1000);
+  MEDIA (&f, 0);
+  gst_test_clock_set_time (f.clock, 1 * MS);
+  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5001, 0)),
+      GST_FLOW_OK);
+  REPAIR (&f, DT / 2, 0);
+  MEDIA (&f, 1);
+  REPAIR (&f, DT + DT / 2, 1);
+  f.seq_out += 2;
+  crank_frame (&f, 2 * DT, DT, 8, 1);
+  fail_unless_equals_uint64 (stat (&f, "spread-frames"), 0);
+  fail_unless_equals_uint64 (stat (&f, "repair-packets"), 2);
+  fail_unless_equals_uint64 (stat (&f, "repair-media-delay"), 0);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* A frame the cap holds to it (8.08 Mbit/s: 40 packets of 1212 bytes
+ * need 48 ms, more than the 36 ms of duty * ΔT) has its slots back to
+ * back, 1.2 ms apart, with no room between them.  Retransmissions count
+ * against the cap: they take the next slots' turns, each 1.2 ms on the
+ * link, and the media's slots move 2.4 ms later, instead of the
+ * retransmissions waiting until their bound, a frame period. */
+#define CAP_SLOT (1200 * US)
+
+GST_START_TEST (test_repair_takes_turn_under_cap)
+{
+  Fixture f;
+
+  repair_fixture_init_capped (&f, CAPS_25, 8080000);
+  push_frame (&f, 0, 40, 1200);
+  MEDIA (&f, 0);
+  gst_test_clock_set_time (f.clock, 500 * US);
+  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet_sized (5000, 0,
+              1200)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet_sized (5001, 0,
+              1200)), GST_FLOW_OK);
+  /* once the link has carried media slot 0, at the cap */
+  REPAIR (&f, CAP_SLOT, 0);
+  REPAIR (&f, 2 * CAP_SLOT, 1);
+  /* the media's slots 1 ... 39 from 3.6 ms on, 1.2 ms apart */
+  f.seq_out++;
+  crank_frame (&f, 3 * CAP_SLOT, CAP_SLOT, 39, 1);
+  fail_unless_equals_uint64 (stat (&f, "spread-frames"), 1);
+  fail_unless_equals_uint64 (stat (&f, "repair-packets"), 2);
+  fail_unless_equals_uint64 (stat (&f, "repair-overruns"), 0);
+  fail_unless_equals_uint64 (stat (&f, "repair-media-delay"), 2 * CAP_SLOT);
+  fail_unless_equals_uint64 (stat (&f, "repair-max-delay"),
+      2 * CAP_SLOT - 500 * US);
+  /* the next frame does not start before the moved end of this one:
+   * 48 ms + 2.4 ms, held back 10.4 ms after its time (40 ms) */
+  push_frame (&f, 1, 10, 1200);
+  crank_slot (&f, 48 * MS + 2 * CAP_SLOT, 1);
   fixture_clear (&f);
 }
 
@@ -271,6 +352,8 @@ rtpburstpace_repair_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_repair_between_media_slots);
+  tcase_add_test (tc, test_repair_loose_cap);
+  tcase_add_test (tc, test_repair_takes_turn_under_cap);
   tcase_add_test (tc, test_repair_between_frames_and_eos);
   tcase_add_test (tc, test_repair_after_event);
   tcase_add_test (tc, test_repair_needs_caps_payload);

@@ -64,6 +64,25 @@ push_id (RtpBurstRepair * r, guint id, guint size, guint64 arrival)
   rtp_burst_repair_push (r, data, size, arrival, id);
 }
 
+/* When the head leaves, for media slots at @last (of no size) and @next;
+ * checks that without a cap it comes before the next media slot exactly
+ * when it is due before it. */
+static guint64
+repair_due (RtpBurstRepair * r, guint64 last, guint64 next, guint64 spacing,
+    guint64 max_rate, guint64 max_delay, gboolean * overrun)
+{
+  RtpBurstRepairMedia media = { last, 0, next, spacing };
+  RtpBurstRepairTurn turn;
+
+  rtp_burst_repair_next (r, &media, max_rate, max_delay, &turn);
+  *overrun = turn.overrun;
+  if (max_rate == 0) {
+    fail_unless_equals_int (turn.before_media, next == NONE || turn.due < next);
+    fail_unless_equals_uint64 (turn.link_free, NONE);
+  }
+  return turn.due;
+}
+
 GST_START_TEST (test_repair_between_slots)
 {
   RtpBurstRepair r;
@@ -78,19 +97,19 @@ GST_START_TEST (test_repair_between_slots)
   push_id (&r, 3, 1200, 10300 * US);
   fail_unless_equals_int (rtp_burst_repair_queued (&r), 3);
   /* half way between the slots at 10 and 12 ms */
-  due = rtp_burst_repair_due (&r, 10 * MS, 12 * MS, dt, 0, PERIOD, &overrun);
+  due = repair_due (&r, 10 * MS, 12 * MS, dt, 0, PERIOD, &overrun);
   fail_unless_equals_uint64 (due, 11 * MS);
   fail_if (overrun);
   pop_expect (&r, due, overrun, 1);
   /* the next one Δt later: after the media slot at 12 ms, half way to 14 */
-  due = rtp_burst_repair_due (&r, 10 * MS, 12 * MS, dt, 0, PERIOD, &overrun);
+  due = repair_due (&r, 10 * MS, 12 * MS, dt, 0, PERIOD, &overrun);
   fail_unless_equals_uint64 (due, 13 * MS);
   /* ... which the caller reads as "after the slot at 12 ms"; the media
    * slot leaves, then it asks again */
-  due = rtp_burst_repair_due (&r, 12 * MS, 14 * MS, dt, 0, PERIOD, &overrun);
+  due = repair_due (&r, 12 * MS, 14 * MS, dt, 0, PERIOD, &overrun);
   fail_unless_equals_uint64 (due, 13 * MS);
   pop_expect (&r, due, overrun, 2);
-  due = rtp_burst_repair_due (&r, 14 * MS, 16 * MS, dt, 0, PERIOD, &overrun);
+  due = repair_due (&r, 14 * MS, 16 * MS, dt, 0, PERIOD, &overrun);
   fail_unless_equals_uint64 (due, 15 * MS);
   pop_expect (&r, due, overrun, 3);
   fail_unless_equals_int (rtp_burst_repair_queued (&r), 0);
@@ -115,16 +134,16 @@ GST_START_TEST (test_repair_near_next_slot)
   /* arrives 0.5 ms before the next media slot: within Δt/2 of it, so it
    * leaves Δt/2 after that slot, not right beside it */
   push_id (&r, 1, 1000, 11500 * US);
-  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, 10 * MS, 12 * MS, dt,
+  fail_unless_equals_uint64 (repair_due (&r, 10 * MS, 12 * MS, dt,
           0, PERIOD, &overrun), 13 * MS);
   /* no media slot pending (between frames, duty < 1): Δt/2 after the last
    * one, or at once if that is long past */
-  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, 10 * MS, NONE, dt,
+  fail_unless_equals_uint64 (repair_due (&r, 10 * MS, NONE, dt,
           0, PERIOD, &overrun), 11500 * US);
-  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, 11 * MS, NONE, dt,
+  fail_unless_equals_uint64 (repair_due (&r, 11 * MS, NONE, dt,
           0, PERIOD, &overrun), 12 * MS);
   /* no media yet at all: at once */
-  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, NONE, NONE, 0,
+  fail_unless_equals_uint64 (repair_due (&r, NONE, NONE, 0,
           0, PERIOD, &overrun), 11500 * US);
   fail_if (overrun);
   rtp_burst_repair_flush (&r);
@@ -142,17 +161,82 @@ GST_START_TEST (test_repair_rate_cap)
   push_id (&r, 1, 1250, 0);
   push_id (&r, 2, 1250, 0);
   /* 1250 B at 1 Mbit/s: 10 ms between repair packets, more than Δt */
-  due = rtp_burst_repair_due (&r, NONE, NONE, 2 * MS, 1000000, PERIOD,
+  due = repair_due (&r, NONE, NONE, 2 * MS, 1000000, PERIOD,
       &overrun);
   fail_unless_equals_uint64 (due, 0);
   pop_expect (&r, due, overrun, 1);
-  due = rtp_burst_repair_due (&r, NONE, NONE, 2 * MS, 1000000, PERIOD,
+  due = repair_due (&r, NONE, NONE, 2 * MS, 1000000, PERIOD,
       &overrun);
   fail_unless_equals_uint64 (due, 10 * MS);
   fail_if (overrun);
   /* a cap slower than Δt does not make them denser */
-  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, NONE, NONE, 20 * MS,
+  fail_unless_equals_uint64 (repair_due (&r, NONE, NONE, 20 * MS,
           1000000, PERIOD, &overrun), 20 * MS);
+  rtp_burst_repair_flush (&r);
+}
+
+GST_END_TEST;
+
+/* Under a cap (1 Mbit/s: 1000 bytes take 8 ms) a media stream held to it
+ * has its slots back to back: at 10 and 18 ms.  A repair packet does not
+ * wait behind them: it takes the next slot's turn once the link has
+ * carried the last one, and tells the caller when the media may go on. */
+GST_START_TEST (test_repair_cap_takes_media_turn)
+{
+  RtpBurstRepair r;
+  RtpBurstRepairMedia media = { 10 * MS, 1000, 18 * MS, 8 * MS };
+  RtpBurstRepairTurn turn;
+
+  rtp_burst_repair_init (&r, g_free);
+  push_id (&r, 1, 1000, 11 * MS);
+  push_id (&r, 2, 1000, 11 * MS);
+  rtp_burst_repair_next (&r, &media, 1000000, PERIOD, &turn);
+  fail_unless_equals_uint64 (turn.due, 18 * MS);
+  fail_unless (turn.before_media);
+  fail_if (turn.overrun);
+  fail_unless_equals_uint64 (turn.link_free, 26 * MS);
+  pop_expect (&r, turn.due, turn.overrun, 1);
+  /* the caller moved the media's slot to 26 ms: the next repair packet,
+   * 8 ms after the first, ties with it and goes first again */
+  media.next = 26 * MS;
+  rtp_burst_repair_next (&r, &media, 1000000, PERIOD, &turn);
+  fail_unless_equals_uint64 (turn.due, 26 * MS);
+  fail_unless (turn.before_media);
+  fail_unless_equals_uint64 (turn.link_free, 34 * MS);
+  /* without the cap, the same media slots would keep it behind: half a
+   * gap after the next media slot */
+  rtp_burst_repair_next (&r, &media, 0, PERIOD, &turn);
+  fail_unless_equals_uint64 (turn.due, 30 * MS);
+  fail_if (turn.before_media);
+  fail_unless_equals_uint64 (turn.link_free, NONE);
+  rtp_burst_repair_flush (&r);
+
+  /* its own spacing past the next media slot: the media goes first */
+  push_id (&r, 3, 1000, 11 * MS);
+  pop_expect (&r, 15 * MS, FALSE, 3);
+  push_id (&r, 4, 1000, 11 * MS);
+  media.next = 18 * MS;
+  rtp_burst_repair_next (&r, &media, 1000000, PERIOD, &turn);
+  fail_if (turn.before_media);
+  fail_unless (turn.due > 18 * MS);
+
+  /* with room between the media's slots (20 ms apart), half way between
+   * them, and the link free again before the next one */
+  rtp_burst_repair_flush (&r);
+  push_id (&r, 5, 1000, 11 * MS);
+  media.next = 30 * MS;
+  media.spacing = 20 * MS;
+  rtp_burst_repair_next (&r, &media, 1000000, PERIOD, &turn);
+  fail_unless_equals_uint64 (turn.due, 20 * MS);
+  fail_unless (turn.before_media);
+  fail_unless_equals_uint64 (turn.link_free, 28 * MS);
+  /* ... but never on the link with the last media slot: a slot of 2500
+   * bytes takes 20 ms at the cap, so the packet waits until 30 ms, ties
+   * with the next slot and goes first */
+  media.last_bytes = 2500;
+  rtp_burst_repair_next (&r, &media, 1000000, PERIOD, &turn);
+  fail_unless_equals_uint64 (turn.due, 30 * MS);
+  fail_unless (turn.before_media);
   rtp_burst_repair_flush (&r);
 }
 
@@ -172,7 +256,7 @@ GST_START_TEST (test_repair_bound)
   for (i = 0; i < 30; i++)
     push_id (&r, i, 1000, t);
   for (i = 0; i < 30; i++) {
-    due = rtp_burst_repair_due (&r, NONE, NONE, 2 * MS, 0, PERIOD, &overrun);
+    due = repair_due (&r, NONE, NONE, 2 * MS, 0, PERIOD, &overrun);
     fail_if (overrun);
     if (i == 0) {
       fail_unless_equals_uint64 (due, t);
@@ -192,7 +276,7 @@ GST_START_TEST (test_repair_bound)
   push_id (&r, 50, 1000, t);
   pop_expect (&r, t + 45 * MS, FALSE, 50);
   push_id (&r, 51, 1000, t);
-  due = rtp_burst_repair_due (&r, NONE, NONE, 2 * MS, 0, PERIOD, &overrun);
+  due = repair_due (&r, NONE, NONE, 2 * MS, 0, PERIOD, &overrun);
   fail_unless_equals_uint64 (due, t + PERIOD);
   fail_unless (overrun);
   pop_expect (&r, due, overrun, 51);
@@ -201,7 +285,7 @@ GST_START_TEST (test_repair_bound)
   /* no bound: no spreading over it either */
   push_id (&r, 99, 1000, t);
   push_id (&r, 100, 1000, t);
-  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, NONE, NONE, 2 * MS,
+  fail_unless_equals_uint64 (repair_due (&r, NONE, NONE, 2 * MS,
           0, NONE, &overrun), t + PERIOD + 2 * MS);
   fail_if (overrun);
   rtp_burst_repair_flush (&r);
@@ -227,7 +311,7 @@ GST_START_TEST (test_repair_flush)
   fail_unless_equals_int (rtp_burst_repair_queued (&r), 0);
   /* a flush forgets the last release: the next one may leave at once */
   push_id (&r, 3, 1000, 6 * MS);
-  fail_unless_equals_uint64 (rtp_burst_repair_due (&r, NONE, NONE, 2 * MS,
+  fail_unless_equals_uint64 (repair_due (&r, NONE, NONE, 2 * MS,
           0, PERIOD, &overrun), 6 * MS);
   /* ... and the stats stay until reset */
   fail_unless_equals_uint64 (r.n_released, 1);
@@ -253,6 +337,7 @@ rtpburstrepair_suite (void)
   tcase_add_test (tc, test_repair_between_slots);
   tcase_add_test (tc, test_repair_near_next_slot);
   tcase_add_test (tc, test_repair_rate_cap);
+  tcase_add_test (tc, test_repair_cap_takes_media_turn);
   tcase_add_test (tc, test_repair_bound);
   tcase_add_test (tc, test_repair_flush);
   return s;
