@@ -263,6 +263,42 @@ GROUP_SEEDS = {
 }
 
 
+# --- fuzz_repair -----------------------------------------------------------
+
+(R_PUSH, R_TURN, R_REFUSE, R_FLUSH, R_RESET) = range(5)
+
+
+def r_push(size, arrival):
+    return u8(R_PUSH) + u8(0) + u16(size) + arrival
+
+
+def r_turn(rate_sel, last=None, last_bytes=1212, nxt=None, spacing_ms=1,
+           bound=t_ms(40), pop=True):
+    """A turn: the rate (selector < 200: the table in fuzz_repair.c), the
+    media's last and next slots (None: unknown), then a pop at the due time."""
+    flags = (1 if last is not None else 0) | (4 if nxt is not None else 0) | \
+        (8 if bound is None else 0)
+    return (u8(R_TURN) + u8(rate_sel) + u8(flags) + (last or b'') +
+            u16(last_bytes) + (nxt or b'') + t_ms(spacing_ms) + (bound or b'') +
+            (u8(1) + u8(1) if pop else u8(0)))
+
+
+REPAIR_SEEDS = {
+    # three retransmissions between uncapped media slots 2 ms apart
+    'between-slots': b''.join(r_push(1214, t_ms(10)) for _ in range(3)) +
+    b''.join(r_turn(0, t_ms(10 + 2 * i), 1212, t_ms(12 + 2 * i), 2)
+             for i in range(3)),
+    # a cap (6 Mbit/s, selector 3) with the media's slots back to back
+    'capped': r_push(1214, t_ms(1)) + r_push(1214, t_ms(1)) +
+    r_turn(3, t_ms(0), 1212, t_ms(2), 2) + r_turn(3, t_ms(0), 1212, t_ms(4), 2) +
+    u8(R_REFUSE) + u8(R_FLUSH),
+    # no bound, no media, a backlog, a stats reset
+    'backlog': b''.join(r_push(1000, t_ms(5)) for _ in range(30)) +
+    b''.join(r_turn(0, None, 0, None, 2, None if i % 2 else t_ms(40))
+             for i in range(30)) + u8(R_RESET),
+}
+
+
 def write(directory, files):
     os.makedirs(directory, exist_ok=True)
     for name, data in sorted(files.items()):
@@ -274,9 +310,11 @@ def main():
     write(os.path.join(HERE, 'corpus', 'fuzz_element'), ELEMENT_SEEDS)
     write(os.path.join(HERE, 'corpus', 'fuzz_schedule'), SCHEDULE_SEEDS)
     write(os.path.join(HERE, 'corpus', 'fuzz_group'), GROUP_SEEDS)
+    write(os.path.join(HERE, 'corpus', 'fuzz_repair'), REPAIR_SEEDS)
     write(os.path.join(HERE, 'crashes'), ELEMENT_CRASHES)
     write(os.path.join(HERE, 'crashes'), SCHEDULE_CRASHES)
-    n = sum(map(len, (ELEMENT_SEEDS, SCHEDULE_SEEDS, GROUP_SEEDS, ELEMENT_CRASHES,
+    n = sum(map(len, (ELEMENT_SEEDS, SCHEDULE_SEEDS, GROUP_SEEDS, REPAIR_SEEDS,
+                      ELEMENT_CRASHES,
                       SCHEDULE_CRASHES)))
     print('make-corpus: wrote %d files under %s' % (n, HERE))
 
