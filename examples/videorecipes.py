@@ -196,12 +196,14 @@ def _recipes():
                "NACKs in RTCP back to the sender)")
         add(Recipe("%s-rtx" % mode, paced, False, props, "rtx", 0, 0, 0,
                    2 * BASE_LATENCY_MS, "%s; %s" % (how, rtx)))
-        if mode == "paced":
+        if mode in ("paced", "capped"):
             # the element behind rtpbin, where it sees the retransmissions
+            # (under the cap they count against it: rtpburstrepair.h)
             behind = how.replace("after the payloader", "behind rtpbin (send_rtp_src_0)")
             add(Recipe("%s-rtx-behind" % mode, paced, True, props, "rtx", 0, 0, 0,
-                       2 * BASE_LATENCY_MS, "%s; %s, spread between the media's slots"
-                       % (behind, rtx)))
+                       2 * BASE_LATENCY_MS, "%s; %s, spread between the media's slots%s"
+                       % (behind, rtx, ", within the cap" if props else "")))
+        if mode == "paced":
             add(Recipe("%s-rtx-behind-pass" % mode, paced, True,
                        ((props + " ") if props else "") + "pace-repair=false", "rtx",
                        0, 0, 0, 2 * BASE_LATENCY_MS, "%s; %s, passed on as they come"
