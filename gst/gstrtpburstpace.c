@@ -1889,28 +1889,6 @@ next_slot_locked (GstRtpBurstPace * self, Item * item)
   return TRUE;
 }
 
-/* Under a rate cap a repair packet takes its time on the link
- * (rtpburstrepair.h): no media slot leaves before @link_free.  Moves the
- * started frame's slots (@item, its next slot known), or else the end of
- * the last frame, which the next frame does not start before. */
-static void
-media_after_repair_locked (GstRtpBurstPace * self, Item * item,
-    guint64 link_free)
-{
-  if (item != NULL) {
-    if (link_free > item->slot_time) {
-      guint64 delay = link_free - item->slot_time;
-
-      item->slot_time = link_free;
-      rtp_burst_plan_delay (&item->plan, delay);
-      self->repair.media_delay += delay;
-    }
-  } else if (self->prev_end != RTP_BURST_TIME_NONE &&
-      link_free > self->prev_end) {
-    self->prev_end = link_free;
-  }
-}
-
 /* Whether the repair packet at the head of its queue leaves before the
  * media's next slot (rtpburstrepair.h); then waits for its time.
  * NEXT_REPAIR to push it, NEXT_MEDIA if the media goes first, NEXT_AGAIN
@@ -1954,10 +1932,6 @@ next_repair_locked (GstRtpBurstPace * self, Item * item, Push * push)
         rtp_burst_repair_queued (&self->repair) == 0)
       return NEXT_AGAIN;
   }
-  if (turn.link_free != RTP_BURST_TIME_NONE)
-    media_after_repair_locked (self,
-        next_media != RTP_BURST_TIME_NONE ? item : NULL,
-        turn.link_free);
   push->slot_time = turn.due;
   push->overrun = turn.overrun;
   return NEXT_REPAIR;
@@ -2430,7 +2404,6 @@ create_stats_locked (GstRtpBurstPace * self)
   SET_U64 (REPAIR_BYTES, self->repair.bytes_released);
   SET_U64 (REPAIR_OVERRUNS, self->repair.n_overrun);
   SET_U64 (REPAIR_MAX_DELAY, self->repair.max_delay);
-  SET_U64 (REPAIR_MEDIA_DELAY, self->repair.media_delay);
   SET_UINT (REPAIR_QUEUED, rtp_burst_repair_queued (&self->repair));
   rtp_burst_meter_report (&self->meter, &meter);
   SET_U64 (PEAK_RATE_1MS, meter.peak_rate_1ms);

@@ -137,11 +137,6 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
   [GST_RTP_BURST_STAT_REPAIR_MAX_DELAY] = {"repair-max-delay",
         G_TYPE_UINT64,
       "the longest a repair packet waited in the element, ns"},
-  [GST_RTP_BURST_STAT_REPAIR_MEDIA_DELAY] = {"repair-media-delay",
-        G_TYPE_UINT64,
-      "how much later the media's slots left, in all, because repair "
-        "packets took their turns under max-rate (they count against the "
-        "cap), ns"},
   [GST_RTP_BURST_STAT_REPAIR_QUEUED] = {"repair-queued", G_TYPE_UINT,
       "repair packets waiting for their time"},
   [GST_RTP_BURST_STAT_SINK_LATENCY] = {"sink-latency", G_TYPE_UINT64,

@@ -46,7 +46,6 @@ rtp_burst_repair_reset_stats (RtpBurstRepair * repair)
 {
   repair->n_released = repair->bytes_released = 0;
   repair->n_overrun = repair->max_delay = 0;
-  repair->media_delay = 0;
 }
 
 /* Frees every queued packet and forgets the last release (a flush, a new
@@ -116,7 +115,7 @@ rtp_burst_repair_next (const RtpBurstRepair * repair,
 {
   const RtpBurstRepairPacket *p =
       repair->packets.head ? repair->packets.head->data : NULL;
-  guint64 gap = media->spacing, tx = 0, last_tx = 0, due, bound, earliest;
+  guint64 gap = media->spacing, last_tx = 0, due, bound, earliest;
   guint64 next = media->next;
 
   g_return_if_fail (p != NULL);
@@ -132,9 +131,8 @@ rtp_burst_repair_next (const RtpBurstRepair * repair,
   }
   if (max_rate > 0) {
     /* as the media's cap counts them (rounded up, saturating) */
-    tx = rtp_burst_rate_span (p->size, max_rate);
     last_tx = rtp_burst_rate_span (media->last_bytes, max_rate);
-    gap = MAX (gap, tx);
+    gap = MAX (gap, rtp_burst_rate_span (p->size, max_rate));
   }
   /* its own spacing, and not on the link with the last media slot */
   earliest = p->arrival;
@@ -149,7 +147,7 @@ rtp_burst_repair_next (const RtpBurstRepair * repair,
   if (next != RTP_BURST_TIME_NONE && gap > 0 &&
       rtp_burst_time_add (due, gap / 2) > next) {
     if (max_rate > 0 && earliest <= next) {
-      /* under a cap the media yields: no room between its slots */
+      /* under a cap, no room between the media's slots: beside them */
       due = earliest;
     } else {
       /* not within gap / 2 before the next media slot: after it */
@@ -164,8 +162,6 @@ rtp_burst_repair_next (const RtpBurstRepair * repair,
   turn->before_media = next == RTP_BURST_TIME_NONE || due < next ||
       (max_rate > 0 && due == next);
   turn->due = due;
-  turn->link_free = max_rate > 0 ? rtp_burst_time_add (due, tx) :
-      RTP_BURST_TIME_NONE;
 }
 
 /**

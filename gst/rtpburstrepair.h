@@ -46,16 +46,18 @@
  * (one frame period): past that it leaves at once (counted as an
  * overrun).
  *
- * Under a rate cap (max-rate) the repair packets count against it: gap is
- * at least the packet's own time at the cap, the packet does not leave
- * before the link has carried the last media slot at the cap (last media
- * slot + its size at max-rate), and a packet that does not fit half way
- * before the next media slot does not wait behind it: it takes that
- * slot's turn, and the media's slots move to after it (due + its size at
- * max-rate: RtpBurstRepairTurn's link_free).  A media stream held to the
- * cap has its slots back to back, with no room between them, so without
- * this a repair packet there would wait until its bound.  Media and
- * repair together stay within the cap.
+ * Under a rate cap (max-rate) gap is at least the packet's own time at
+ * the cap, the packet does not leave before the link has carried the last
+ * media slot at the cap (last media slot + its size at max-rate), and one
+ * that does not fit half way before the next media slot does not wait
+ * behind it: it leaves as soon as that allows, at the latest together with
+ * the next media slot, which keeps its time.  A media stream held to the
+ * cap has its slots back to back, with no room between them; without this
+ * a repair packet there would wait until its bound.  The repair packets
+ * alone stay within the cap; they are not taken out of the media's share:
+ * moving the media's slots later for them was measured, and the later
+ * media made the receiver ask for more retransmissions, which moved it
+ * later still (docs/results.md, section 7).
  *
  * Pad-free and GLib only: the queue holds opaque packets with their
  * arrival time, size and epoch (the caller's count of what went before
@@ -81,9 +83,6 @@ typedef struct
   guint64 n_released, bytes_released;
   guint64 n_overrun;            /* released at max_delay, ahead of their gap */
   guint64 max_delay;            /* longest wait of a released one, ns */
-  guint64 media_delay;          /* how much later the media's slots left
-                                 * for them under a cap, ns (the caller
-                                 * counts it) */
 } RtpBurstRepair;
 
 void     rtp_burst_repair_init    (RtpBurstRepair * repair,
@@ -114,9 +113,6 @@ typedef struct
   gboolean before_media;        /* before the media's next slot (always
                                  * when that is unknown) */
   gboolean overrun;             /* the bound made it due earlier than its gap */
-  guint64 link_free;            /* under a cap: due + its size at the cap,
-                                 * which no media slot may come before;
-                                 * NONE without a cap */
 } RtpBurstRepairTurn;
 
 void     rtp_burst_repair_next    (const RtpBurstRepair * repair,

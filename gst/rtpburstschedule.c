@@ -388,10 +388,8 @@ scale_floor (guint64 x, guint j, guint k)
  * @n_packets: (out): how many packets it releases (at most b)
  *
  * Slot j releases packets j*b ... j*b+b-1.  Without jitter slot j starts at
- * start + phase + delay + floor (span * j / k), so the offsets are exact
- * and never drift (the phase is 0 unless a group placed the frame,
- * rtpburstgroup.h; the delay 0 unless repair packets took turns of it,
- * rtp_burst_plan_delay ()).
+ * start + phase + floor (span * j / k), so the offsets are exact and never
+ * drift (the phase is 0 unless a group placed the frame, rtpburstgroup.h).
  * With jitter r, slot j-1 lasts Δt * (1 + U(-r, r)) (equation (3)), and the
  * offsets are capped at floor (ΔT * j / k), the slot grid of duty 1, so the
  * frame's last slot always ends within ΔT of its first.
@@ -422,8 +420,8 @@ rtp_burst_plan_next (RtpBurstPlan * plan, GRand * rand, guint64 * slot_time,
     plan->offset = rtp_burst_plan_slot_offset (plan, j);
   }
 
-  *slot_time = rtp_burst_time_add (rtp_burst_time_add (rtp_burst_time_add
-          (plan->start, plan->phase), plan->delay), plan->offset);
+  *slot_time = rtp_burst_time_add (rtp_burst_time_add (plan->start,
+          plan->phase), plan->offset);
   *n_packets = (guint) MIN ((guint64) plan->burst_size,
       (guint64) plan->n_packets - first);
   plan->next_slot++;
@@ -449,17 +447,7 @@ rtp_burst_plan_used_slots (const RtpBurstPlan * plan)
 guint64
 rtp_burst_plan_end (const RtpBurstPlan * plan)
 {
-  return rtp_burst_time_add (rtp_burst_time_add (plan->start, plan->span),
-      plan->delay);
-}
-
-/* Moves the slots not yet returned, and the plan's end, @delay later: the
- * link carried something else in their time (a repair packet under a rate
- * cap, rtpburstrepair.h). */
-void
-rtp_burst_plan_delay (RtpBurstPlan * plan, guint64 delay)
-{
-  plan->delay = rtp_burst_time_add (plan->delay, delay);
+  return rtp_burst_time_add (plan->start, plan->span);
 }
 
 /* The nominal slot duration Δt = span / k of the plan. */

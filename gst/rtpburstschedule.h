@@ -128,9 +128,6 @@ typedef struct {
   gdouble slot_jitter;    /* r of equation (3), 0 = off */
 
   guint64 phase;          /* all slots this much later (< Δt, rtpburstgroup.h) */
-  guint64 delay;          /* the slots not yet returned this much later:
-                           * repair packets took their turn under a cap
-                           * (rtp_burst_plan_delay (), rtpburstrepair.h) */
 
   /* progress */
   guint next_slot;
@@ -160,7 +157,6 @@ guint64  rtp_burst_plan_slot_duration (const RtpBurstPlan * plan);
 guint    rtp_burst_plan_used_slots    (const RtpBurstPlan * plan);
 guint64  rtp_burst_plan_slot_offset   (const RtpBurstPlan * plan, guint j);
 guint64  rtp_burst_plan_end   (const RtpBurstPlan * plan);
-void     rtp_burst_plan_delay (RtpBurstPlan * plan, guint64 delay);
 
 guint64  rtp_burst_latency    (guint64 period, gdouble duty, gdouble slot_jitter);
 

@@ -32,8 +32,6 @@
  *    not before the last media slot has left the link at the cap;
  *  - before_media iff the next media slot is unknown, or the turn is
  *    before it, or (under a cap only) at it;
- *  - link_free: none without a cap; with one, the turn plus the head's
- *    size at the cap (saturating);
  *  - the queue is first in, first out; the counts follow pushes, pops,
  *    refusals and flushes; a flush frees every packet (LeakSanitizer);
  *  - the stats: released = popped - refused, the longest wait is the
@@ -132,14 +130,6 @@ checked_turn (RtpBurstRepair * r, Model * m, FuzzInput * in)
       "before_media %d, due %" G_GUINT64_FORMAT ", next %" G_GUINT64_FORMAT
       ", rate %" G_GUINT64_FORMAT, turn.before_media, turn.due, media.next,
       max_rate);
-  if (!capped)
-    FUZZ_CHECK (turn.link_free == RTP_BURST_TIME_NONE, "link_free %"
-        G_GUINT64_FORMAT " without a cap", turn.link_free);
-  else
-    FUZZ_CHECK (turn.link_free == rtp_burst_time_add (turn.due,
-            rtp_burst_rate_span (p->size, max_rate)), "link_free %" G_GUINT64_FORMAT
-        " for %u bytes at %" G_GUINT64_FORMAT " bit/s from %"
-        G_GUINT64_FORMAT, turn.link_free, p->size, max_rate, turn.due);
 
   /* pop it, as the element does once its time has come (or later) */
   if (fuzz_u8 (in) & 1) {

@@ -396,32 +396,6 @@ GST_START_TEST (test_plan_more_slots_than_packets)
 
 GST_END_TEST;
 
-/* rtp_burst_plan_delay: the slots not yet returned, and the end, move;
- * the ones returned do not. */
-GST_START_TEST (test_plan_delay)
-{
-  RtpBurstPlan plan;
-  guint64 t;
-  guint n;
-
-  rtp_burst_plan_init (&plan, 100 * MS, 36 * MS, 40 * MS, 3, 3, 1, 0.0);
-  fail_unless (rtp_burst_plan_next (&plan, NULL, &t, &n));
-  fail_unless_equals_uint64 (t, 100 * MS);
-  rtp_burst_plan_delay (&plan, 2 * MS);
-  fail_unless (rtp_burst_plan_next (&plan, NULL, &t, &n));
-  fail_unless_equals_uint64 (t, 114 * MS);
-  rtp_burst_plan_delay (&plan, 1 * MS);
-  fail_unless (rtp_burst_plan_next (&plan, NULL, &t, &n));
-  fail_unless_equals_uint64 (t, 127 * MS);
-  fail_if (rtp_burst_plan_next (&plan, NULL, &t, &n));
-  fail_unless_equals_uint64 (rtp_burst_plan_end (&plan), 139 * MS);
-  /* saturating below "none", like every time here */
-  rtp_burst_plan_delay (&plan, NONE - 1);
-  fail_unless_equals_uint64 (rtp_burst_plan_end (&plan), NONE - 1);
-}
-
-GST_END_TEST;
-
 static void
 collect_offsets (guint32 seed, gdouble duty, gdouble r, guint k,
     guint64 * offsets)
@@ -724,7 +698,6 @@ rtpburstschedule_suite (void)
   tcase_add_test (tc, test_plan_burst_sizes);
   tcase_add_test (tc, test_plan_inexact_division);
   tcase_add_test (tc, test_plan_more_slots_than_packets);
-  tcase_add_test (tc, test_plan_delay);
   tcase_add_test (tc, test_plan_jitter);
   tcase_add_test (tc, test_plan_jitter_capped_at_period);
   tcase_add_test (tc, test_latency);
