@@ -4,7 +4,9 @@
 # Usage: examples/send-h264.sh [HOST] [PORT] [extra rtpburstpace properties]
 HOST=${1:-127.0.0.1}
 PORT=${2:-5002}
-shift 2 2>/dev/null
+# the rest are rtpburstpace properties (dash exits on a shift past the
+# last argument)
+if [ $# -ge 2 ]; then shift 2; else shift $#; fi
 exec gst-launch-1.0 -e \
   videotestsrc is-live=true pattern=smpte ! \
   video/x-raw,width=1280,height=720,framerate=25/1 ! \

@@ -4,7 +4,9 @@
 # Usage: examples/send-raw.sh [HOST] [PORT] [extra rtpburstpace properties]
 HOST=${1:-127.0.0.1}
 PORT=${2:-5000}
-shift 2 2>/dev/null
+# the rest are rtpburstpace properties (dash exits on a shift past the
+# last argument)
+if [ $# -ge 2 ]; then shift 2; else shift $#; fi
 exec gst-launch-1.0 -e \
   videotestsrc is-live=true pattern=ball ! \
   video/x-raw,format=UYVY,width=160,height=96,framerate=25/1 ! \
