@@ -47,12 +47,6 @@ rtx_packet_sized (guint16 seq, GstClockTime pts, guint payload_len)
   return buf;
 }
 
-static GstBuffer *
-rtx_packet (guint16 seq, GstClockTime pts)
-{
-  return rtx_packet_sized (seq, pts, 1002);
-}
-
 /* The fixture, with the hand-over of buffers from the element's thread to
  * the test announced to ThreadSanitizer (the test reads their DTS). */
 static void
@@ -96,20 +90,28 @@ crank_one (Fixture * f, GstClockTime expected, guint pt, guint16 seq)
 #define MEDIA(f, j) crank_one (f, (j) * DT, 96, (guint16) (65530 + (j)))
 #define REPAIR(f, t, k) crank_one (f, t, RTX_PT, (guint16) (5000 + (k)))
 
+/* Pushes @n retransmissions of @payload_len bytes (seq 5000 + @first ...)
+ * at the clock's time, as rtprtxsend pushes a NACK's worth. */
+static void
+push_retransmissions (Fixture * f, guint first, guint n, guint payload_len)
+{
+  guint k;
+
+  for (k = first; k < first + n; k++)
+    fail_unless_equals_int (gst_harness_push (f->h, rtx_packet_sized (5000 + k,
+                0, payload_len)), GST_FLOW_OK);
+}
+
 /* Frame 0 of 10 packets, its first slot released, then @n retransmissions
  * pushed at 1 ms (seq 5000 ...), as rtprtxsend pushes a NACK's worth. */
 static void
 start_frame_and_retransmissions (Fixture * f, const gchar * caps, guint n)
 {
-  guint k;
-
   repair_fixture_init (f, caps);
   push_frame (f, 0, 10, 1000);
   MEDIA (f, 0);
   gst_test_clock_set_time (f->clock, 1 * MS);
-  for (k = 0; k < n; k++)
-    fail_unless_equals_int (gst_harness_push (f->h, rtx_packet (5000 + k,
-                0)), GST_FLOW_OK);
+  push_retransmissions (f, 0, n, 1002);
 }
 
 GST_START_TEST (test_repair_between_media_slots)
@@ -157,10 +159,7 @@ GST_START_TEST (test_repair_loose_cap)
   push_frame (&f, 0, 10, 1000);
   MEDIA (&f, 0);
   gst_test_clock_set_time (f.clock, 1 * MS);
-  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
-      GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5001, 0)),
-      GST_FLOW_OK);
+  push_retransmissions (&f, 0, 2, 1002);
   REPAIR (&f, DT / 2, 0);
   MEDIA (&f, 1);
   REPAIR (&f, DT + DT / 2, 1);
@@ -189,10 +188,7 @@ GST_START_TEST (test_repair_under_cap)
   push_frame (&f, 0, 40, 1200);
   MEDIA (&f, 0);
   gst_test_clock_set_time (f.clock, 500 * US);
-  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet_sized (5000, 0,
-              1200)), GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet_sized (5001, 0,
-              1200)), GST_FLOW_OK);
+  push_retransmissions (&f, 0, 2, 1200);
   /* once the link has carried media slot 0 at the cap: with slot 1 */
   REPAIR (&f, CAP_SLOT, 0);
   crank_one (&f, CAP_SLOT, 96, 65531);
@@ -224,10 +220,7 @@ GST_START_TEST (test_repair_between_frames_and_eos)
   crank_frame (&f, 0, DT, 10, 1);
   /* the last slot was at 32.4 ms; two retransmissions come at 32.9 ms */
   gst_test_clock_set_time (f.clock, 32900 * US);
-  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
-      GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5001, 0)),
-      GST_FLOW_OK);
+  push_retransmissions (&f, 0, 2, 1002);
   fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
   REPAIR (&f, 9 * DT + DT / 2, 0);
   REPAIR (&f, 9 * DT + DT / 2 + DT, 1);
@@ -263,8 +256,7 @@ GST_START_TEST (test_repair_after_event)
           gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
               gst_structure_new_empty ("marker"))));
   gst_test_clock_set_time (f.clock, 1 * MS);
-  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
-      GST_FLOW_OK);
+  push_retransmissions (&f, 0, 1, 1002);
   f.seq_out++;
   crank_frame (&f, DT, DT, 9, 1);
   REPAIR (&f, 9 * DT + DT / 2, 0);
@@ -308,8 +300,7 @@ GST_START_TEST (test_repair_beside_unpaced_frame)
   repair_fixture_init (&f, CAPS_BASE);
   push_frame_full (&f, 1000, 0, 1, 1000, FALSE);
   pull_packets (&f, 1);
-  fail_unless_equals_int (gst_harness_push (f.h, rtx_packet (5000, 0)),
-      GST_FLOW_OK);
+  push_retransmissions (&f, 0, 1, 1002);
   buf = gst_harness_pull (f.h);
   fail_unless (buf != NULL);
   fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
