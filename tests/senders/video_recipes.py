@@ -20,7 +20,7 @@ what they print:
   (the element behind rtpbin), where the element counted every
   retransmission sent as a repair packet and made no frames of them; in
   both retransmission runs the receiver's jitterbuffer had the recipes'
-  rtx-min-retry-timeout;
+  rtx-min-retry-timeout and rtx-next-seqnum;
 
   with --drop every=5, more than paced-fec10x10 repairs: the receiver asked
   for keyframes and the sender's encoder made more than its regular ones
@@ -244,14 +244,18 @@ def main():
                 label, rxj.get("frames_intact"), txj.get("frames_sent")))
 
     # the receiver of a retransmission recipe asks again after its round
-    # trip, not after a frame period (videorecipes.RTX_MIN_RETRY_TIMEOUT_MS)
+    # trip, not after a frame period (videorecipes.RTX_MIN_RETRY_TIMEOUT_MS),
+    # and not for a packet that is only later than predicted
+    # (videorecipes.RTX_NEXT_SEQNUM)
     for key in (("recommended", DROP, None), ("paced-rtx-behind", DROP, None)):
         jb = results[key][1].get("jitterbuffer") or {}
-        if videorecipes.get(key[0]).protection == "rtx" and \
-                jb.get("rtx-min-retry-timeout") != videorecipes.RTX_MIN_RETRY_TIMEOUT_MS:
-            failures.append("%s --drop %s: jitterbuffer rtx-min-retry-timeout %s, expected %d"
-                            % (key[0], DROP, jb.get("rtx-min-retry-timeout"),
-                               videorecipes.RTX_MIN_RETRY_TIMEOUT_MS))
+        if videorecipes.get(key[0]).protection != "rtx":
+            continue
+        for prop, want in (("rtx-min-retry-timeout", videorecipes.RTX_MIN_RETRY_TIMEOUT_MS),
+                           ("rtx-next-seqnum", videorecipes.RTX_NEXT_SEQNUM)):
+            if jb.get(prop) != want:
+                failures.append("%s --drop %s: jitterbuffer %s %s, expected %s"
+                                % (key[0], DROP, prop, jb.get(prop), want))
 
     # behind rtpbin, every retransmission went through the element as a
     # repair packet (rtpburstrepair.h), none of them as a frame of its own
