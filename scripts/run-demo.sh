@@ -14,8 +14,9 @@
 #     B-frames from examples/send-video to examples/receive-video (a real
 #     decoder), frames decoded intact beside packet loss, for the payloader's
 #     bursts, pacing alone, bursts + retransmission and the recommended
-#     recipe (pacing + retransmission), with one TCP flow and the
-#     recommended one without (tests/testbed/recipes.py; about 6 minutes).
+#     recipe (pacing with a rate cap + retransmission), with one TCP flow and the
+#     recommended one without, 3 runs of 20 s each (tests/testbed/recipes.py;
+#     about 8 minutes).
 # Arguments go to examples/demo.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,4 +34,4 @@ echo "What the viewer gets: 720p H.264 (x264, B-frames, ~3.7 Mbit/s) decoded by 
 echo "the receiver, same bottleneck; frames intact = every packet of the frame and of the"
 echo "frames it references arrived (after repair) in time:"
 /usr/bin/python3 tests/testbed/recipes.py --cases bursty,paced,bursty-rtx,recommended \
-  --cases-no-tcp recommended --reps 3 --duration 10 -- --plugin-path "$PWD/build/gst"
+  --cases-no-tcp recommended --reps 3 --duration 20 -- --plugin-path "$PWD/build/gst"
