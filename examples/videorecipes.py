@@ -121,7 +121,8 @@ RTX_MIN_RETRY_TIMEOUT_MS = 10
 #: (rtx-next-seqnum, TRUE by default).  Off in the RTX recipes: a frame held
 #: to a rate cap (max-rate) leaves later than that prediction by design, and
 #: with it on the receiver asked for packets that were only late: 3.4-3.7 %
-#: retransmissions without TCP for no loss, unpaced beside the media
+#: retransmissions without TCP where at most 0.1 % of the packets were lost,
+#: unpaced beside the media
 #: (docs/results.md, section 7).  A loss is still seen when the next packet
 #: after it comes in.
 RTX_NEXT_SEQNUM = False
