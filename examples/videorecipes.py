@@ -126,6 +126,10 @@ RTX_MIN_RETRY_TIMEOUT_MS = 10
 #: (docs/results.md, section 7).  A loss is still seen when the next packet
 #: after it comes in.
 RTX_NEXT_SEQNUM = False
+#: The properties the RTX recipes set on the receiver's jitterbuffer (as
+#: gst-launch would write them: rtx-min-retry-timeout is in ms).
+RTX_JITTERBUFFER_PROPS = {"rtx-min-retry-timeout": RTX_MIN_RETRY_TIMEOUT_MS,
+                          "rtx-next-seqnum": RTX_NEXT_SEQNUM}
 #: The session bandwidth (bit/s) the receiver's rtpsession is told in the RTX
 #: recipes, so that 5 % of it allows RTCP packets that often.
 RTX_SESSION_BANDWIDTH = 4000000
@@ -373,8 +377,8 @@ def receiver_plan(recipe, port, sender=None, latency_ms=None, keyframe_requests=
                      "\"application/x-rtp-pt-map,%d=(uint)%d\"" % (MEDIA_PT, RTX_PT))
         hooks.append("get-internal-session 0: bandwidth=%d rtcp-min-interval=%d ms"
                      % (RTX_SESSION_BANDWIDTH, RTX_RTCP_INTERVAL_MS))
-        hooks.append("new-jitterbuffer: rtx-min-retry-timeout=%d ms rtx-next-seqnum=%s"
-                     % (RTX_MIN_RETRY_TIMEOUT_MS, "true" if RTX_NEXT_SEQNUM else "false"))
+        hooks.append("new-jitterbuffer: " + " ".join(
+            "%s=%s" % (k, str(v).lower()) for k, v in RTX_JITTERBUFFER_PROPS.items()))
     return Plan(fragments, props, to_rtpbin, from_rtpbin, hooks)
 
 

@@ -244,15 +244,13 @@ def main():
                 label, rxj.get("frames_intact"), txj.get("frames_sent")))
 
     # the receiver of a retransmission recipe asks again after its round
-    # trip, not after a frame period (videorecipes.RTX_MIN_RETRY_TIMEOUT_MS),
-    # and not for a packet that is only later than predicted
-    # (videorecipes.RTX_NEXT_SEQNUM)
+    # trip, not after a frame period, and not for a packet that is only
+    # later than predicted (videorecipes.RTX_JITTERBUFFER_PROPS)
     for key in (("recommended", DROP, None), ("paced-rtx-behind", DROP, None)):
         jb = results[key][1].get("jitterbuffer") or {}
         if videorecipes.get(key[0]).protection != "rtx":
             continue
-        for prop, want in (("rtx-min-retry-timeout", videorecipes.RTX_MIN_RETRY_TIMEOUT_MS),
-                           ("rtx-next-seqnum", videorecipes.RTX_NEXT_SEQNUM)):
+        for prop, want in videorecipes.RTX_JITTERBUFFER_PROPS.items():
             if jb.get(prop) != want:
                 failures.append("%s --drop %s: jitterbuffer %s %s, expected %s"
                                 % (key[0], DROP, prop, jb.get(prop), want))
