@@ -13,7 +13,8 @@ PACKAGES=(
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
   python3 python3-gi python3-gst-1.0 python3-matplotlib python3-numpy
   gir1.2-gst-rtsp-server-1.0 gir1.2-gst-plugins-bad-1.0 gstreamer1.0-nice
-  iperf3 iproute2 ethtool valgrind
+  iperf3 iproute2 ethtool iputils-ping valgrind
+  g++ libns3-dev
 )
 
 missing=()
@@ -33,5 +34,11 @@ if [ ! -f build/build.ninja ]; then
   meson setup build "$@"
 elif [ $# -gt 0 ]; then
   meson configure build "$@"
+fi
+# A build directory made before libns3-dev was installed has no ns-3 router
+# (tests/testbed/meson.build): look for ns-3 again.
+if [ -e /usr/include/ns3/fd-net-device-module.h ] &&
+   ! grep -q 'ns3-router' build/build.ninja; then
+  meson setup --reconfigure build
 fi
 ninja -C build
