@@ -14,8 +14,14 @@ Definitions (per run, summed over streams):
   owd             arrival - send, percentiles and standard deviation over received packets
                   (network only; RFC 3550 jitter instead sees the spread of a paced frame,
                   whose packets share one RTP timestamp)
-  loss_dlX        share of sent packets not received by (frame ready + X ms), where "frame ready"
-                  is when the payloader pushed the frame's first packet, so pacing delay counts
+  loss_dlX        share of sent packets not received by (frame ready + base + X ms), where "frame
+                  ready" is when the payloader pushed the frame's first packet, so pacing delay
+                  counts, and base is the path's one-way propagation delay (half the round trip
+                  ping measured before the run): a playout deadline X ms after the earliest
+                  possible arrival, as the jitter filter of Jarvinen et al. (PAM 2013)
+  loss_periods_dlX, loss_period_max_dlX
+                  loss periods (RFC 3357: runs of consecutive packets of a stream lost or later
+                  than the deadline): how many, and the longest in packets
   frame_loss      share of frames (= packets with one RTP timestamp) missing >= 1 packet
   frame_loss_whole share of frames of which no packet arrived
   frame_loss_dlX  share of frames not complete by frame ready + X ms
@@ -70,7 +76,14 @@ def unwrap_ts(ts):
     return np.concatenate(([ts[0]], ts[0] + np.cumsum(d))) if len(ts) else ts
 
 
-def stream_metrics(snd, rcv, deadlines_ms=(40, 100)):
+def loss_periods(lost):
+    """Lengths of the runs of True in a boolean array (RFC 3357 loss periods)."""
+    x = np.concatenate(([0], np.asarray(lost, dtype=np.int8), [0]))
+    d = np.diff(x)
+    return np.flatnonzero(d == -1) - np.flatnonzero(d == 1)
+
+
+def stream_metrics(snd, rcv, deadlines_ms=(40, 100), base_ms=0.0):
     """Raw counts and samples of one stream.  snd/rcv: dict of numpy columns (send order /
     arrival order)."""
     ext_s = unwrap(snd["seq"], int(snd["seq"][0]))
@@ -109,8 +122,9 @@ def stream_metrics(snd, rcv, deadlines_ms=(40, 100)):
     last = np.maximum.reduceat(np.where(got, arrival, -1), np.flatnonzero(fstart))
     m["frame_delay_ns"] = (last - fready[np.flatnonzero(fstart)])[complete]
     for dl in deadlines_ms:
-        late = ~got | (arrival > fready + dl * 1_000_000)
+        late = ~got | (arrival > fready + int((base_ms + dl) * 1_000_000))
         m["late%d" % dl] = int(late.sum())
+        m["periods%d" % dl] = loss_periods(late)
         m["frame_late%d" % dl] = int((np.bincount(fid, weights=late, minlength=nframes) > 0).sum())
     return m
 
@@ -120,15 +134,16 @@ def stream_loss(p):
     return 1 - p["received"] / p["expected"] if p["expected"] else 1.0
 
 
-def run_metrics(send_log, recv_log, base_port=5000, fps=25, deadlines_ms=(40, 100)):
-    """Aggregate metrics over all streams of a run, as a flat dict for the CSV row."""
+def run_metrics(send_log, recv_log, base_port=5000, fps=25, deadlines_ms=(40, 100), base_ms=0.0):
+    """Aggregate metrics over all streams of a run, as a flat dict for the CSV row; base_ms:
+    the path's one-way propagation delay, for the deadlines."""
     snd_all, rcv_all = read_csv(send_log), read_csv(recv_log)
     per = []
     for k in np.unique(snd_all["stream"]):
         s = {c: v[snd_all["stream"] == k] for c, v in snd_all.items()}
         r = {c: v[rcv_all["port"] == base_port + k] for c, v in rcv_all.items()} if rcv_all else \
             {c: np.zeros(0, dtype=np.int64) for c in ("seq", "ts", "arrival_ns", "size")}
-        per.append(stream_metrics(s, r, deadlines_ms))
+        per.append(stream_metrics(s, r, deadlines_ms, base_ms))
     tot = lambda key: sum(p[key] for p in per)  # noqa: E731
     sent, recvd, frames = tot("sent"), tot("received"), tot("frames")
     dur = max(p["frames"] for p in per) / fps
@@ -161,6 +176,9 @@ def run_metrics(send_log, recv_log, base_port=5000, fps=25, deadlines_ms=(40, 10
     for dl in deadlines_ms:
         out["loss_dl%d" % dl] = round(tot("late%d" % dl) / sent, 5)
         out["frame_loss_dl%d" % dl] = round(tot("frame_late%d" % dl) / frames, 5)
+        periods = np.concatenate([p["periods%d" % dl] for p in per])
+        out["loss_periods_dl%d" % dl] = len(periods)
+        out["loss_period_max_dl%d" % dl] = int(periods.max()) if len(periods) else 0
     return out
 
 

@@ -2,8 +2,10 @@
 """The video recipes on the testbed: examples/send-video in sv, examples/receive-video in rx.
 
 Each run sets the testbed up (run.Testbed: 10 Mbit/s bottleneck, 13-packet drop-tail pfifo on
-the router), starts receive-video in rx, then --tcp cubic iperf3 flows from st, and after their
-warm-up send-video in sv for --duration seconds, both with the recipe of the case
+the router; other paths with run.py's options after --: --rtt, --aqm, --queue, --cc, --router),
+starts receive-video in rx, then --tcp cubic iperf3 flows from st (or --web-flows users of short
+downloads), and after their warm-up (or, with run.py's --tcp-start S, S s after the video
+starts) send-video in sv for --duration seconds, both with the recipe of the case
 (examples/videorecipes.py; the default source: x264 at 4 Mbit/s with B-frames).  The receiver
 sends its RTCP (NACKs) back to where the RTP comes from.  Cases are recipe names, and "tbf":
 the bursty recipe through a tc tbf on the video sender's own egress at --tbf-factor x 4 Mbit/s
@@ -70,11 +72,14 @@ HEADER = {"intact": "frames intact", "complete": "frames complete by deadline",
           "residual_loss": "loss after repair", "recovered": "packets recovered",
           "overhead": "overhead (repair packets)", "latency_ms": "receiver latency ms",
           "tcp_mbps": "TCP Mbit/s"}
-COLUMNS = ["time", "case", "recipe", "tcp_flows", "rep", "status", "intact", "complete",
+COLUMNS = ["time", "case", "recipe", "tcp_flows", "rep", "status", "router", "aqm", "queue",
+           "rtt_configured_ms", "rtt_ms", "cc", "intact", "complete",
            "frames_sent", "frames_intact", "frames_complete_by_deadline", "media_packets_sent",
            "repair_packets_sent", "packets_received", "packets_recovered", "packets_lost", "net_loss", "residual_loss", "recovered",
            "overhead", "video_mbps", "latency_ms", "tcp_mbps", "tcp_retrans",
-           "bottleneck_drops", "sv_qdisc_drops", "st_qdisc_drops", "cpu_busy", "cpu_steal",
+           "web_objects", "web_mbps", "web_fct_p50_ms", "web_fct_p90_ms",
+           "bottleneck_drops", "bottleneck_marks", "sv_qdisc_drops", "st_qdisc_drops",
+           "router_late_p99_ms", "router_late_max_ms", "cpu_busy", "cpu_steal",
            "waited_idle_s"]
 
 
@@ -122,9 +127,12 @@ def figures(tx, rx):
 def one_run(case, tcp, rep, a, tools, work, on_wait=None):
     """One run of CASE with TCP flows; returns (row, {sender, receiver JSON})."""
     recipe = "bursty" if case == "tbf" else case
+    # with --web-flows N, the competitor of the runs with TCP is N web users, not iperf3
+    competitor = ["--tcp", "0", "--web-flows", str(a.web_flows)] if tcp and a.web_flows else \
+        ["--tcp", str(tcp), "--web-flows", "0"]
     args = run.parse_args(STREAM + ["--mode", "tbf" if case == "tbf" else "bursty",
-                                    "--tbf-factor", str(a.tbf_factor), "--tcp", str(tcp),
-                                    "--duration", str(a.duration)] + a.runargs)
+                                    "--tbf-factor", str(a.tbf_factor),
+                                    "--duration", str(a.duration)] + a.runargs + competitor)
     row = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "case": case, "recipe": recipe,
            "tcp_flows": tcp, "rep": rep}
     if args.wait_idle > 0:
@@ -134,6 +142,10 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
     env = dict(os.environ, GST_PLUGIN_PATH=args.plugin_path)
     tbf = args.tbf_factor * run.stream_wire_bps(args) if case == "tbf" else None
     with run.Testbed(args, tools, tbf) as bed:
+        row.update(bed.path)
+        if bed.skipped:
+            raise RuntimeError("this path needs what the machine lacks: " +
+                               ", ".join(bed.skipped))
         rx_cmd = [run.PY, RECEIVE, "--port", str(PORT), "--recipe", recipe, "--seconds",
                   "%g" % (args.warmup + args.duration + 7)]
         if a.latency:
@@ -143,21 +155,21 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
         receiver = bed.start(bed.rx, rx_cmd, stdout=subprocess.PIPE, stderr=tools, env=env)
         if not run.wait_line(receiver, "receive-video:", 30):
             raise RuntimeError("receive-video did not start")
-        iperf = os.path.join(work, "iperf3.json")
-        client = bed.start_tcp(iperf, args.duration - SENDER_STARTUP_S - 0.5,
-                               args.warmup + SENDER_STARTUP_S)
+        cross = bed.cross_traffic(work, args.duration - SENDER_STARTUP_S - 0.5,
+                                  args.warmup + SENDER_STARTUP_S)
+        cross.before_video()
         tx_cmd = [run.PY, SEND, "--host", bed.rx_addr, "--port", str(PORT), "--recipe", recipe,
                   "--seconds", "%g" % args.duration]
         if a.source:
             tx_cmd += ["--source", a.source]
         q0, cpu0 = bed.qdisc_stats(), run.cpu_times()
         sender = bed.start(bed.sv, tx_cmd, stdout=subprocess.PIPE, stderr=tools, env=env)
+        cross.video_started()
         tx_out, _ = sender.communicate(timeout=args.duration + 60)
         row["cpu_busy"], row["cpu_steal"] = run.cpu_busy_since(cpu0)
         q1 = bed.qdisc_stats()
         rx_out, _ = receiver.communicate(timeout=args.warmup + args.duration + 60)
-        if client:
-            client.wait(timeout=args.warmup + args.duration + 30)
+        row.update(cross.finish(timeout=args.warmup + args.duration + 30))
     tx, rx = last_json(tx_out), last_json(rx_out)
     if sender.returncode or tx is None:
         raise RuntimeError("send-video failed (exit %s): %s" % (sender.returncode,
@@ -167,9 +179,6 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
                                                                    rx_out.strip()[-300:]))
     row.update(figures(tx, rx))
     row.update(run.qdisc_drops(q0, q1, "tbf" if case == "tbf" else "bursty"))
-    if client:
-        with open(iperf) as f:
-            row.update(metrics.iperf3_metrics(json.load(f)))
     row["status"] = "ok"
     return row, {"sender": tx, "receiver": rx,
                  "receiver_lines": [l for l in rx_out.splitlines() if l.startswith("t=")]}
@@ -294,6 +303,9 @@ def main():
                     help="the cases without TCP (default: %(default)s)")
     ap.add_argument("--tcp", default="1,0", help="TCP flow counts (default: 1,0)")
     ap.add_argument("--tbf-factor", type=float, default=1.25)
+    ap.add_argument("--web-flows", type=int, default=0, metavar="N",
+                    help="the competitor of the runs with TCP: N users of web-like short "
+                         "downloads (run.py --web-flows) instead of the iperf3 flow")
     ap.add_argument("--source", help="send-video --source (default: its test pattern)")
     ap.add_argument("--latency", type=int, help="receive-video --latency (default: the recipe's)")
     ap.add_argument("--no-keyframe-requests", action="store_true",

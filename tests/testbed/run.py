@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,6 +32,7 @@ import metrics  # noqa: E402
 
 PY = "/usr/bin/python3"
 NETBED = os.path.join(HERE, "netbed.sh")
+WEBFLOWS = os.path.join(HERE, "webflows.py")
 # the plugin as scripts/setup.sh builds it: build/gst of the checkout this file is in
 BUILD_PLUGIN_PATH = os.path.normpath(os.path.join(HERE, "..", "..", "build", "gst"))
 ETH_IP_UDP = 14 + 28  # bytes a tc qdisc on veth counts on top of the RTP packet
@@ -190,9 +192,11 @@ def testbed_unavailable(plugin_path=None):
 class Testbed:
     """The testbed of one run as a context manager: `netbed.sh up` with the network options of
     a (run.py's arguments) on entry, the namespaces as .sv .st .r .rx and the receiver's
-    address as .rx_addr; processes started in the namespaces with start(); on exit (also on
-    errors and signals) every such process ended and `netbed.sh down`.  tools: a file for what
-    the tools print (None: stderr); sender_tbf_bps: a tbf on the video sender's egress."""
+    address as .rx_addr; the path it made as .path (router, measured round trip, queue, ...)
+    and what it had to leave out as .skipped; processes started in the namespaces with
+    start(); on exit (also on errors and signals) every such process ended and `netbed.sh
+    down`.  tools: a file for what the tools print (None: stderr); sender_tbf_bps: a tbf on
+    the video sender's egress."""
 
     def __init__(self, a, tools=None, sender_tbf_bps=None):
         self.a, self.tools, self.sender_tbf_bps = a, tools, sender_tbf_bps
@@ -201,7 +205,8 @@ class Testbed:
     def __enter__(self):
         a = self.a
         nb = [NETBED, "up", "--prefix", a.prefix, "--rate", "%gmbit" % a.bottleneck,
-              "--queue", str(a.queue), "--aqm", a.aqm, "--delay", "%g" % a.delay,
+              "--queue", str(a.queue), "--aqm", a.aqm, "--rtt", "%g" % a.rtt,
+              "--router", a.router, "--ns3-router", ns3_router_path(a.plugin_path),
               "--mtu", str(a.link_mtu), "--cc", a.cc, "--access", "%gmbit" % a.access]
         if self.sender_tbf_bps:
             nb += ["--sender-tbf", "%dbit" % self.sender_tbf_bps]
@@ -212,12 +217,24 @@ class Testbed:
                 self.tools.write(out.stderr)
             if out.returncode:
                 raise RuntimeError("netbed up failed: " + out.stderr)
+            env = dict(l.split("=", 1) for l in out.stdout.split("\n") if "=" in l)
+            self.sv, self.st, self.r, self.rx, self.rx_addr = (
+                env[k] for k in ("NB_SV", "NB_ST", "NB_R", "NB_RX", "NB_RX_ADDR"))
+            self.router_dev, self.ns3_stats = env["NB_ROUTER_DEV"], env.get("NB_NS3_STATS")
+            self.ns3_pid = int(env["NB_NS3_PID"]) if env.get("NB_NS3_PID") else None
+            self.skipped = [x for x in env.get("SKIPPED", "").split(",") if x]
+            self.path = {"router": env["NB_ROUTER"], "rtt_ms": float(env["NB_RTT_MS"]),
+                         "rtt_mdev_ms": float(env["NB_RTT_MDEV_MS"]),
+                         "rtt_configured_ms": float(env["NB_RTT_CONFIGURED_MS"]),
+                         "aqm": env["NB_AQM"], "queue": int(env["NB_QUEUE"]), "cc": a.cc}
+            if a.web_iw:
+                # the TCP sender's initial window (Linux: 10 segments) on its route to rx
+                subprocess.run(["ip", "-n", self.st, "route", "replace", "default", "via",
+                                "10.0.2.1", "initcwnd", str(a.web_iw)], check=True,
+                               timeout=10)
         except BaseException:
             self.__exit__(None, None, None)
             raise
-        env = dict(l.split("=", 1) for l in out.stdout.split("\n") if "=" in l)
-        self.sv, self.st, self.r, self.rx, self.rx_addr = (
-            env[k] for k in ("NB_SV", "NB_ST", "NB_R", "NB_RX", "NB_RX_ADDR"))
         return self
 
     def start(self, ns, cmd, **kw):
@@ -231,25 +248,60 @@ class Testbed:
         """iperf3 server in rx and a.tcp flows (-C a.cc) from st writing JSON to out_path:
         `omit` seconds of warm-up left out of iperf3's figures, then `duration` measured.
         Returns the client after a.warmup seconds (None when a.tcp is 0)."""
-        a = self.a
-        if not a.tcp:
+        if not self.a.tcp:
             return None
+        self.start_tcp_server()
+        client = self.start_tcp_client(out_path, duration, omit)
+        time.sleep(self.a.warmup)
+        return client
+
+    def start_tcp_server(self):
         server = self.start(self.rx, ["iperf3", "-s", "-B", self.rx_addr, "--forceflush"],
                             stdout=subprocess.PIPE, stderr=self.tools)
         if not wait_line(server, "listening", 10):
             raise RuntimeError("iperf3 server did not start")
+
+    def start_tcp_client(self, out_path, duration, omit):
+        a = self.a
         icmd = ["iperf3", "-c", self.rx_addr, "-P", str(a.tcp), "-t", "%g" % duration,
                 "-O", "%g" % omit, "-C", a.cc, "-J"]
         if a.mss:
             icmd += ["-M", str(a.mss)]
-        client = self.start(self.st, icmd, stdout=open(out_path, "w"), stderr=self.tools)
-        time.sleep(a.warmup)
-        return client
+        return self.start(self.st, icmd, stdout=open(out_path, "w"), stderr=self.tools)
+
+    def cross_traffic(self, work, measure_s, omit_s):
+        """The competitors of the run (a.tcp iperf3 flows, a.web_flows users of short
+        downloads), measured over `measure_s` seconds of the video after `omit_s` seconds
+        (TCP warm-up and what the caller leaves out of the video's start).  See CrossTraffic."""
+        return CrossTraffic(self, work, measure_s, omit_s)
 
     def qdisc_stats(self):
-        """tc statistics of the bottleneck (r-rx) and of the senders' egress (sv-r, st-r)."""
-        return (tc_stats(self.r, "r-rx"), tc_stats(self.sv, "sv-r"),
-                tc_stats(self.st, "st-r"))
+        """Counters of the bottleneck and of the senders' egress (sv-r, st-r): tc statistics,
+        and with the ns-3 router its queue discs' counters and real-time lateness."""
+        out = {"bottleneck": tc_stats(self.r, self.router_dev),
+               "sv": tc_stats(self.sv, "sv-r"), "st": tc_stats(self.st, "st-r")}
+        if self.ns3_pid:
+            out["ns3"] = self.ns3_snapshot()
+        return out
+
+    def ns3_snapshot(self, timeout=5.0):
+        """The ns-3 router's counters (SIGUSR1; it rewrites its stats file with seq + 1)."""
+        def read():
+            try:
+                with open(self.ns3_stats) as f:
+                    return json.load(f)
+            except (OSError, ValueError):
+                return None
+        prev = read()
+        seq = prev["seq"] if prev else 0
+        os.kill(self.ns3_pid, signal.SIGUSR1)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            cur = read()
+            if cur and cur["seq"] > seq:
+                return cur
+            time.sleep(0.01)
+        raise RuntimeError("the ns-3 router did not write its counters")
 
     def __exit__(self, *exc):
         for p in self.procs:
@@ -268,13 +320,114 @@ class Testbed:
         return False
 
 
+class CrossTraffic:
+    """What competes with the video: a.tcp iperf3 flows (-C a.cc) and a.web_flows users of
+    web-like short downloads (webflows.py, -cc a.cc), from st to rx.  By default they start
+    before the video (before_video() returns after a.warmup s); with a.tcp_start S they
+    arrive S s after it starts (video_started()).  finish() waits for them and returns their
+    figures (metrics.iperf3_metrics, web_*)."""
+
+    def __init__(self, bed, work, measure_s, omit_s):
+        self.bed, self.a, self.work = bed, bed.a, work
+        self.measure_s, self.omit_s = measure_s, omit_s
+        self.client = self.web = self.timer = None
+        self.iperf = os.path.join(work, "iperf3.json")
+        self.late = self.a.tcp_start is not None
+
+    def active(self):
+        return bool(self.a.tcp or self.a.web_flows)
+
+    def before_video(self):
+        """Start the servers, and the flows that run from before the video; returns after
+        their warm-up."""
+        a, bed = self.a, self.bed
+        if a.tcp:
+            bed.start_tcp_server()
+        if a.web_flows:
+            srv = bed.start(bed.st, [PY, WEBFLOWS, "serve", "--bind", "10.0.2.2", "--cc",
+                                     a.cc], stdout=subprocess.PIPE, stderr=bed.tools)
+            if not wait_line(srv, "ready", 10):
+                raise RuntimeError("webflows.py serve did not start")
+        if self.active() and not self.late:
+            self._start(self.measure_s, self.omit_s)
+            time.sleep(a.warmup)
+
+    def video_started(self):
+        """The video has just started: flows that arrive later are started after a.tcp_start
+        s (on a timer thread)."""
+        if self.active() and self.late:
+            left = max(1.0, self.measure_s + self.omit_s - self.a.tcp_start)
+            self.timer = threading.Timer(self.a.tcp_start, self._start, (left, 0))
+            self.timer.start()
+
+    def _start(self, measure_s, omit_s):
+        a, bed = self.a, self.bed
+        if a.tcp:
+            self.client = bed.start_tcp_client(self.iperf, measure_s, omit_s)
+        if a.web_flows:
+            self.web = bed.start(bed.rx, [
+                PY, WEBFLOWS, "fetch", "--server", "10.0.2.2", "--users", str(a.web_flows),
+                "--object-bytes", str(a.web_object_kb * 1000), "--mean-gap",
+                "%g" % a.web_gap, "--duration", "%g" % (measure_s + omit_s), "--cc", a.cc,
+                "--seed", str(a.seed)], stdout=subprocess.PIPE, stderr=bed.tools)
+
+    def finish(self, timeout):
+        """Wait for the flows; their figures as CSV columns."""
+        out = {}
+        if self.timer:
+            self.timer.join()
+        if self.client:
+            self.client.wait(timeout=timeout)
+            with open(self.iperf) as f:
+                out.update(metrics.iperf3_metrics(json.load(f)))
+        if self.web:
+            text, _ = self.web.communicate(timeout=timeout)
+            w = json.loads(text.strip().splitlines()[-1])
+            out.update({"web_objects": w["objects"], "web_failed": w["failed"],
+                        "web_mbps": w["mbps"], "web_fct_p50_ms": w["fct_p50_ms"],
+                        "web_fct_p90_ms": w["fct_p90_ms"], "web_fct_max_ms": w["fct_max_ms"]})
+        return out
+
+
+def ns3_router_path(plugin_path):
+    """The ns-3 router program of the build whose plugin is in plugin_path (meson builds both:
+    build/gst and build/tests/testbed/ns3-router); $NETBED_NS3_ROUTER overrides."""
+    return os.environ.get("NETBED_NS3_ROUTER") or os.path.normpath(
+        os.path.join(plugin_path, "..", "tests", "testbed", "ns3-router"))
+
+
 def qdisc_drops(before, after, mode):
-    """Drops during a run: {bottleneck_drops, sv_qdisc_drops, st_qdisc_drops} from two
-    Testbed.qdisc_stats() results; the senders' own egress drops nothing unless a tbf is
-    there (the trap in TESTBED.md)."""
-    return {"bottleneck_drops": leaf_drops(before[0], after[0], "10:"),
-            "sv_qdisc_drops": leaf_drops(before[1], after[1], "1:" if mode == "tbf" else "10:"),
-            "st_qdisc_drops": leaf_drops(before[2], after[2], "10:")}
+    """Drops during a run from two Testbed.qdisc_stats() results: {bottleneck_drops,
+    bottleneck_marks (ECN), sv_qdisc_drops, st_qdisc_drops}; the senders' own egress drops
+    nothing unless a tbf is there (the trap in TESTBED.md).  With the ns-3 router the
+    bottleneck's figures are its queue disc's towards rx, router_tap_drops what r's queue into
+    it dropped (none is expected), and router_late_* how late its real-time scheduler ran
+    meanwhile (p50, p99, max of the probes, share over 1 ms)."""
+    out = {"sv_qdisc_drops": leaf_drops(before["sv"], after["sv"],
+                                        "1:" if mode == "tbf" else "10:"),
+           "st_qdisc_drops": leaf_drops(before["st"], after["st"], "10:")}
+    if "ns3" in after:
+        down0, down1 = before["ns3"]["down"], after["ns3"]["down"]
+        late = after["ns3"]["late"]
+        out.update(bottleneck_drops=down1["drops"] - down0["drops"],
+                   bottleneck_marks=down1["marks"] - down0["marks"],
+                   router_tap_drops=leaf_drops(before["bottleneck"], after["bottleneck"], "10:"),
+                   router_late_p50_ms=late["p50_ms"], router_late_p99_ms=late["p99_ms"],
+                   router_late_max_ms=late["max_ms"],
+                   router_late_over1ms=round(late["over_1ms"] / max(1, late["probes"]), 4))
+    else:
+        q0, q1 = before["bottleneck"].get("10:", {}), after["bottleneck"].get("10:", {})
+        marks = lambda q: q.get("marked", q.get("ecn_mark", 0))  # noqa: E731
+        out.update(bottleneck_drops=leaf_drops(before["bottleneck"], after["bottleneck"], "10:"),
+                   bottleneck_marks=marks(q1) - marks(q0))
+    return out
+
+
+#: The bottleneck queue's limit in packets when --queue is not given: the reference path's
+#: 13-packet drop-tail, the 000 paper's 50 for RED, and Linux's defaults for the others.
+DEFAULT_QUEUE = {"pfifo": 13, "red": 50, "red-ecn": 50, "codel": 1000, "fq_codel": 10240,
+                 "pie": 1000}
+AQMS = list(DEFAULT_QUEUE)
 
 
 def parse_args(argv=None):
@@ -314,12 +467,32 @@ def parse_args(argv=None):
     g.add_argument("--tbf-factor", type=float, default=1.1)
     g = ap.add_argument_group("network")
     g.add_argument("--tcp", type=int, default=1, help="parallel iperf3 flows (0 = none)")
-    g.add_argument("--cc", default="cubic", help="TCP congestion control (iperf3 -C)")
+    g.add_argument("--cc", default="cubic", choices=["cubic", "bbr", "reno"],
+                   help="congestion control of every TCP flow, set per socket (iperf3 -C, "
+                        "TCP_CONGESTION); default %(default)s")
+    g.add_argument("--tcp-start", type=float, metavar="S",
+                   help="the TCP and web flows arrive S seconds after the video starts "
+                        "(default: they start --warmup s before it)")
+    g.add_argument("--web-flows", type=int, default=0, metavar="N",
+                   help="N users of web-like short downloads from st to rx (webflows.py): "
+                        "each repeatedly waits an exponential think time and fetches one "
+                        "object over a new connection")
+    g.add_argument("--web-object-kb", type=int, default=100, help="web object size, kB")
+    g.add_argument("--web-gap", type=float, default=1.0, help="mean think time, s")
+    g.add_argument("--web-iw", type=int, metavar="SEGMENTS",
+                   help="initial window of the TCP sender's route (default: Linux's 10)")
     g.add_argument("--mss", type=int, help="iperf3 -M")
     g.add_argument("--bottleneck", type=float, default=10.0, help="Mbit/s")
-    g.add_argument("--queue", type=int, default=13, help="bottleneck queue, packets")
-    g.add_argument("--aqm", choices=["pfifo", "red", "red-ecn", "fq_codel"], default="pfifo")
-    g.add_argument("--delay", type=float, default=0, help="propagation delay ms (netem)")
+    g.add_argument("--aqm", choices=AQMS, default="pfifo", help="bottleneck queue discipline")
+    g.add_argument("--queue", type=int,
+                   help="bottleneck queue limit, packets (default: %s)" % ", ".join(
+                       "%s %d" % kv for kv in DEFAULT_QUEUE.items()))
+    g.add_argument("--rtt", type=float, default=0,
+                   help="round-trip propagation delay ms, half each way (netem, else the "
+                        "ns-3 router)")
+    g.add_argument("--router", choices=["auto", "kernel", "ns3"], default="auto",
+                   help="the bottleneck: the kernel's qdiscs, or the ns-3 router (auto: the "
+                        "kernel where it has what --rtt and --aqm need)")
     g.add_argument("--access", type=float, default=100.0, help="access links, Mbit/s")
     g.add_argument("--link-mtu", type=int, default=1500)
     g = ap.add_argument_group("run")
@@ -338,6 +511,8 @@ def parse_args(argv=None):
                         "the CPU is busy (other jobs spoil pacing and TCP); 0 = do not wait")
     a = ap.parse_args(argv)
     a.plugin_path = os.path.abspath(a.plugin_path)
+    if a.queue is None:
+        a.queue = DEFAULT_QUEUE[a.aqm]
     if a.codec == "raw" and (a.width is None or a.height is None):
         w, h = raw_geometry(a.rate, a.mtu - 12, a.fps)
         a.width = w if a.width is None else a.width
@@ -359,26 +534,18 @@ def run(a, on_wait=None):
            "keyint": a.keyint if a.codec == "h264" else "",
            "rate_mbps": a.rate, "width": a.width, "height": a.height,
            "mtu": a.mtu, "streams": a.streams, "tcp_flows": a.tcp, "cc": a.cc,
-           "bottleneck_mbps": a.bottleneck, "queue": a.queue, "aqm": a.aqm, "delay_ms": a.delay,
+           "bottleneck_mbps": a.bottleneck, "queue": a.queue, "aqm": a.aqm,
+           "rtt_configured_ms": a.rtt, "tcp_start_s": "" if a.tcp_start is None else a.tcp_start,
+           "web_flows": a.web_flows,
            "duration_s": a.duration, "burst_size": a.burst_size if a.mode == "paced" else "",
            "duty": a.duty if a.mode == "paced" else "",
            "slot_jitter": a.slot_jitter if a.mode == "paced" else "",
            "tbf_factor": a.tbf_factor if a.mode == "tbf" else "",
            "stream_wire_mbps": round(stream_wire_bps(a) * a.streams / 1e6, 4)}
 
-    # Optional qdiscs: a point that needs a missing one is reported as skipped, not run.
-    have = dict(l.split("=") for l in subprocess.run(
-        [NETBED, "probe", "--prefix", a.prefix], capture_output=True, text=True,
-        timeout=30, check=True).stdout.split())
-    need = {"red": "HAVE_RED", "red-ecn": "HAVE_RED", "fq_codel": "HAVE_FQ_CODEL"}
-    missing = [a.aqm] if a.aqm in need and have[need[a.aqm]] != "1" else []
-    if a.delay and have["HAVE_NETEM"] != "1":
-        missing.append("netem")
     if a.mode == "paced" and not os.path.exists(os.path.join(a.plugin_path,
                                                              "libgstrtpburstpace.so")):
-        missing.append("rtpburstpace (no libgstrtpburstpace.so in %s)" % a.plugin_path)
-    if missing:
-        row["status"] = "skipped: " + ", ".join(missing)
+        row["status"] = "skipped: rtpburstpace (no libgstrtpburstpace.so in %s)" % a.plugin_path
         return row
 
     if a.wait_idle > 0:
@@ -393,6 +560,11 @@ def run(a, on_wait=None):
     try:
         tbf = a.tbf_factor * stream_wire_bps(a) * a.streams if a.mode == "tbf" else None
         with Testbed(a, tools, tbf) as bed:
+            row.update(bed.path)
+            if bed.skipped:
+                # neither the kernel nor an ns-3 router gives this path here
+                row["status"] = "skipped: " + ", ".join(bed.skipped)
+                return row
             run_for = a.warmup + a.duration + 30
             recv_log, send_log = os.path.join(work, "recv.csv"), os.path.join(work, "send.csv")
             receiver = bed.start(bed.rx, [PY, os.path.join(HERE, "rtprecv.py"), "--out",
@@ -425,12 +597,14 @@ def run(a, on_wait=None):
                 raise RuntimeError("sender did not start: " +
                                    open(os.path.join(work, "sender.err")).read()[-2000:])
 
-            client = bed.start_tcp(os.path.join(work, "iperf3.json"), a.duration, a.warmup)
+            cross = bed.cross_traffic(work, a.duration, a.warmup)
+            cross.before_video()
 
             q0 = bed.qdisc_stats()
             cpu0 = cpu_times()
             sender.stdin.write("go\n")
             sender.stdin.flush()
+            cross.video_started()
             rc = sender.wait(timeout=a.duration + 30)
             row["cpu_busy"], row["cpu_steal"] = cpu_busy_since(cpu0)
             q1 = bed.qdisc_stats()
@@ -440,13 +614,10 @@ def run(a, on_wait=None):
             time.sleep(0.5)  # let the bottleneck queue drain
             receiver.send_signal(signal.SIGTERM)
             receiver.wait(timeout=30)
-            if client:
-                client.wait(timeout=a.warmup + a.duration + 30)
+            row.update(cross.finish(timeout=a.warmup + a.duration + 30))
 
-        row.update(metrics.run_metrics(send_log, recv_log, fps=a.fps))
-        if client:
-            with open(os.path.join(work, "iperf3.json")) as f:
-                row.update(metrics.iperf3_metrics(json.load(f)))
+        row.update(metrics.run_metrics(send_log, recv_log, fps=a.fps,
+                                       base_ms=bed.path["rtt_ms"] / 2))
         row.update(qdisc_drops(q0, q1, a.mode))
         row["status"] = "ok"
         if os.path.exists(os.path.join(work, "stats.json")):
@@ -471,17 +642,24 @@ def run(a, on_wait=None):
 
 
 COLUMNS = ["time", "label", "status", "mode", "codec", "source", "keyint", "rate_mbps", "width",
-           "height", "mtu", "streams", "tcp_flows", "cc", "bottleneck_mbps", "queue", "aqm",
-           "delay_ms",
+           "height", "mtu", "streams", "tcp_flows", "cc", "tcp_start_s", "web_flows",
+           "bottleneck_mbps", "router", "aqm", "queue", "rtt_configured_ms", "rtt_ms",
+           "rtt_mdev_ms",
            "duration_s", "burst_size", "duty", "slot_jitter", "tbf_factor", "stream_wire_mbps",
            "rtp_sent", "rtp_received", "rtp_loss", "rtp_loss_sent", "rtp_throughput_mbps",
            "rtp_goodput_mbps", "jitter_ms", "owd_p50_ms", "owd_p99_ms", "owd_max_ms",
            "owd_std_ms",
-           "loss_dl40", "loss_dl100", "frames", "frame_loss", "frame_loss_whole", "rtp_loss_streams",
+           "loss_dl40", "loss_dl100", "loss_periods_dl40", "loss_period_max_dl40",
+           "loss_periods_dl100", "loss_period_max_dl100",
+           "frames", "frame_loss", "frame_loss_whole", "rtp_loss_streams",
            "rtp_loss_max_stream",
            "frame_loss_dl40", "frame_loss_dl100", "frame_delay_p50_ms", "frame_delay_p99_ms",
            "frame_delay_max_ms", "tcp_mbps", "tcp_sent_mbps", "tcp_retrans",
-           "bottleneck_drops", "sv_qdisc_drops", "st_qdisc_drops", "cpu_busy", "cpu_steal",
+           "web_objects", "web_failed", "web_mbps", "web_fct_p50_ms", "web_fct_p90_ms",
+           "web_fct_max_ms",
+           "bottleneck_drops", "bottleneck_marks", "sv_qdisc_drops", "st_qdisc_drops",
+           "router_tap_drops", "router_late_p50_ms", "router_late_p99_ms", "router_late_max_ms",
+           "router_late_over1ms", "cpu_busy", "cpu_steal",
            "waited_idle_s", "element_stats"]
 
 
@@ -512,10 +690,11 @@ def main(argv=None):
     if a.csv:
         append_csv(a.csv, row)
     if not a.quiet:
-        keys = ["status", "mode", "rate_mbps", "tcp_flows", "rtp_loss", "rtp_goodput_mbps",
-                "jitter_ms", "owd_p50_ms", "owd_p99_ms", "loss_dl40", "loss_dl100",
-                "frame_loss", "tcp_mbps", "tcp_retrans", "bottleneck_drops",
-                "sv_qdisc_drops", "st_qdisc_drops"]
+        keys = ["status", "mode", "rate_mbps", "tcp_flows", "cc", "web_flows", "router", "aqm",
+                "queue", "rtt_ms", "rtp_loss", "rtp_goodput_mbps", "jitter_ms", "owd_p50_ms",
+                "owd_p99_ms", "loss_dl40", "loss_dl100", "frame_loss", "tcp_mbps",
+                "tcp_retrans", "web_mbps", "web_fct_p50_ms", "bottleneck_drops",
+                "bottleneck_marks", "sv_qdisc_drops", "st_qdisc_drops", "router_late_p99_ms"]
         print(" ".join("%s=%s" % (k, row.get(k, "")) for k in keys))
     return 0
 
