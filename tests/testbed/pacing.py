@@ -13,7 +13,9 @@ t_first + j * dt.  From the sender log (send_ns = when the packet reached udpsin
   start_delay  frame's first send minus the time the payloader pushed the frame
   span_err     last minus first send of a frame, minus (k - 1) * dt
 
-and the same gaps at the receiver (kernel arrival times, after the bottleneck).  With several
+and the same gaps at the receiver (kernel arrival times, after the bottleneck), each frame's
+spread there (first to last arrival) and the longest run of a frame's packets that arrived less
+than 200 us apart.  With several
 streams (run.py --streams N) the figures above are stream 0's, and "all_streams" describes what
 the bottleneck sees of all of them together (the first second left out): packets, packets per
 frame per stream, the gaps between consecutive packets of any stream (p1, p5, p50), and the
@@ -32,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import metrics  # noqa: E402
 
 ETH_IP_UDP = 42
+BURST_GAP_NS = 200_000  # packets closer than this arrive as one burst
 
 
 def _frames(ts):
@@ -88,10 +91,16 @@ def spacing_stats(send_log, recv_log=None, fps=25, duty=0.9, burst=1, bottleneck
         o = np.argsort(r["arrival_ns"], kind="stable")
         r = {k: v[o] for k, v in r.items()}
         rb0, rb1 = _frames(r["ts"])
-        rg = np.concatenate([np.diff(r["arrival_ns"][a:z].astype(np.float64))
-                             for a, z in list(zip(rb0, rb1))[skip_frames:-1]] or [np.zeros(0)])
+        frames = [r["arrival_ns"][a:z].astype(np.float64)
+                  for a, z in list(zip(rb0, rb1))[skip_frames:-1]]
+        rg = np.concatenate([np.diff(f) for f in frames] or [np.zeros(0)])
         out["rx_gap_p1_us"], out["rx_gap_p50_us"], out["rx_gap_p99_us"] = \
             q(rg, 1), q(rg, 50), q(rg, 99)
+        # each frame's spread (first to last arrival) and its longest run of packets less
+        # than BURST_GAP_NS apart
+        out["rx_spread_p50_us"] = q(np.array([f[-1] - f[0] for f in frames]), 50)
+        out["rx_burst_max"] = max((int(metrics.loss_periods(np.diff(f) < BURST_GAP_NS).max(
+            initial=0)) + 1 for f in frames), default="")
     return out
 
 
