@@ -12,7 +12,12 @@
 #                  up to date with apt; an unfinished one (an interrupted
 #                  debootstrap) is made anew.
 #   --suite NAME   the Debian release (default: trixie)
-#   --mirror URL   the Debian mirror (default: http://deb.debian.org/debian)
+#   --mirror URL   the Debian mirror (default: the host's own, from its apt
+#                  sources: the first deb source of a release that is not a
+#                  -security suite; its security updates likewise from the
+#                  host's -security source, if it has one (none with
+#                  --mirror).  A local mirror or proxy the host's apt sources
+#                  name is then what the chroot uses too)
 #   --fresh        make the chroot anew even if a complete one is there
 #   -- TEST...     only these meson tests (both meson test runs)
 #
@@ -57,8 +62,33 @@ name=run-tests-trixie
 
 chroot_dir=$root/build-trixie/chroot
 suite=trixie
-mirror=http://deb.debian.org/debian
+mirror=""
+security=""
 fresh=0
+
+# "URI SUITE" of every deb source of the host's apt configuration (one-line
+# and deb822 formats).
+host_sources() {
+  local f
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    awk '$1 == "deb" { i = 2; if ($2 ~ /^\[/) while (i <= NF && $i !~ /\]$/) i++;
+                       if ($2 ~ /^\[/) i++; print $i, $(i + 1) }' "$f"
+  done
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    awk 'function flush() { if (deb && uris != "") { n = split(uris, u, " ");
+                              m = split(suites, s, " ");
+                              for (a = 1; a <= n; a++) for (b = 1; b <= m; b++)
+                                print u[a], s[b] }
+                            deb = 0; uris = ""; suites = "" }
+         /^[ \t]*$/ { flush(); next }
+         tolower($1) == "types:" { deb = ($0 ~ /[ \t]deb([ \t]|$)/) }
+         tolower($1) == "uris:" { $1 = ""; uris = $0 }
+         tolower($1) == "suites:" { $1 = ""; suites = $0 }
+         END { flush() }' "$f"
+  done
+}
 tests=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -68,6 +98,7 @@ while [ $# -gt 0 ]; do
     --suite=*) suite=${1#*=}; shift ;;
     --mirror) mirror=${2:?--mirror needs a URL}; shift 2 ;;
     --mirror=*) mirror=${1#*=}; shift ;;
+    --security) security=$2; shift 2 ;;   # passed on into the namespaces
     --fresh) fresh=1; shift ;;
     --) shift; tests=("$@"); break ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -76,6 +107,15 @@ while [ $# -gt 0 ]; do
 done
 
 say() { echo "$name: $*"; }
+
+if [ -z "$mirror" ]; then
+  mirror=$(host_sources | awk '$2 !~ /-security$/ { print $1; exit }')
+  security=$(host_sources | awk '$2 ~ /-security$/ { print $1; exit }')
+  if [ -z "$mirror" ]; then
+    say "no Debian package source in the host's apt configuration: give --mirror URL" >&2
+    exit 2
+  fi
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
   say "needs root (debootstrap, chroot, mounts)" >&2
@@ -101,7 +141,8 @@ if [ -z "${RTPBURSTPACE_TRIXIE_NS:-}" ]; then
   # killed before its trap has run.
   RTPBURSTPACE_TRIXIE_START=$(date +%s)
   export RTPBURSTPACE_TRIXIE_NS=1 RTPBURSTPACE_TRIXIE_START
-  args=(--chroot "$chroot_dir" --suite "$suite" --mirror "$mirror")
+  args=(--chroot "$chroot_dir" --suite "$suite" --mirror "$mirror"
+        --security "$security")
   [ $fresh -eq 0 ] || args+=(--fresh)
   exec unshare --mount --propagation private --pid --fork --mount-proc \
     --kill-child -- bash "$self" "${args[@]}" -- "${tests[@]}"
@@ -207,11 +248,8 @@ if [ ! -f "$complete" ] || [ $fresh -eq 1 ]; then
   case "$suite" in
     sid|unstable|experimental) ;;
     *) echo "deb $mirror $suite-updates main" >>"$C/etc/apt/sources.list"
-       case "$mirror" in
-         */debian|*/debian/)
-           echo "deb ${mirror%/}-security $suite-security main" \
-             >>"$C/etc/apt/sources.list" ;;
-       esac ;;
+       [ -z "$security" ] ||
+         echo "deb $security $suite-security main" >>"$C/etc/apt/sources.list" ;;
   esac
   # no daemon of an installed package starts in the chroot
   printf '#!/bin/sh\nexit 101\n' >"$C/usr/sbin/policy-rc.d"
