@@ -7,11 +7,25 @@ Subcommands (one per figure; `all` runs them in this order):
           1000-packet drop-tail queue, and no TCP with the 1000-packet queue
   fig7    002 Fig. 7: i TCP flows x j video streams of 1 Mbit/s on 10 Mbit/s (13 packets)
   fig8    002 Fig. 8: video bit rate 1 ... 9 Mbit/s vs one TCP flow on 10 Mbit/s (13 packets)
-  fig000  000 Figs. 2-3: 0 ... 10 TCP flows vs 1 Mbit/s video on 2 Mbit/s, 50-packet drop-tail
-          (the 000 paper's DT case; red/red-ecn with --aqm where the kernel has them)
+  fig000  000 Figs. 2-3: 0 ... 10 TCP flows vs 1 Mbit/s video on 2 Mbit/s with 10 ms round
+          trip (the paper's 5 ms bottleneck link), 50-packet queue, one panel row per queue
+          discipline of --aqms (default pfifo = the paper's DT, red, red-ecn, fq_codel)
   bduty   burst size b (1 ... 30) and duty (0.25 ... 1) sweeps, 6 Mbit/s vs one TCP flow,
           13 packets, with the bursty stream and the sender-side tbf as references
-Every point runs both without the element ("bursty": the payloader's bursts go straight to
+  seed001 Jarvinen et al. (PAM 2013): 3 Mbit/s video (15 x 1000 B per frame) against 1, 2 and 6
+          users of web-like short downloads (100 kB objects over new connections, think time
+          exponential with mean 1 s) with initial window 3 and 10, 10 Mbit/s, 40 ms round
+          trip, 50-packet drop-tail: one-way delay CDF, loss after a 40 and a 100 ms playout
+          deadline, loss periods (RFC 3357) by the paper's levels (--logs keeps the raw logs
+          the distributions come from; seed001-dist.csv holds them)
+  seed004 Kenesi et al.: one TCP flow against VBR H.264 (rtpsend.py --source pan, 4 Mbit/s)
+          whose keyframes come every 0.5, 1, 2 or 4 s (or only at the start), bursty, paced
+          (eq. 2) and paced with max-rate 6 Mbit/s, 10 Mbit/s, 40 ms round trip, 50-packet
+          drop-tail (one bandwidth-delay product); TCP throughput against the free capacity
+          (2 repetitions; --ccs for the TCPs)
+Paths with a round trip or an AQM go through the kernel's qdiscs where it has them, else
+through the ns-3 router (netbed.sh); each row records the path it ran on.  More run.py
+arguments after -- go to every point (e.g. -- --cc bbr).  Every point runs both without the element ("bursty": the payloader's bursts go straight to
 udpsink) and with it ("paced": payloader ! rtpburstpace ! udpsink), drawn on the same axes
 (paced solid, bursty dashed).  The video is the papers' CBR source: raw UYVY through rtpvrawpay
 with frame sizes chosen so that every packet carries exactly the payload length (run.py's
@@ -33,10 +47,13 @@ import csv
 import os
 import signal
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import metrics  # noqa: E402
+import numpy as np  # noqa: E402
 import run  # noqa: E402
 
 MODES = ("paced", "bursty")
@@ -84,12 +101,42 @@ def pts_fig8(q):
             for r in rates for mode in MODES]
 
 
-def pts_fig000(q, aqm="pfifo"):
-    """000 Figs. 2-3: N TCP flows vs 1 Mbit/s video on 2 Mbit/s, 50-packet queue."""
+def pts_fig000(q, aqms=("pfifo",)):
+    """000 Figs. 2-3: N TCP flows vs 1 Mbit/s video on 2 Mbit/s, 10 ms round trip, 50-packet
+    queue, one series per queue discipline."""
     flows = (0, 1, 2, 3, 4, 6, 8, 10) if not q else (0, 4)
-    return [("%s" % aqm, n, ["--mode", mode, "--rate", "1", "--tcp", str(n),
-                             "--bottleneck", "2", "--queue", "50", "--aqm", aqm])
-            for n in flows for mode in MODES]
+    return [(aqm, n, ["--mode", mode, "--rate", "1", "--tcp", str(n), "--bottleneck", "2",
+                      "--queue", "50", "--aqm", aqm, "--rtt", "10"])
+            for aqm in aqms for n in flows for mode in MODES]
+
+
+SEED001_PATH = ["--rate", "3", "--tcp", "0", "--rtt", "40", "--queue", "50"]
+
+
+def pts_seed001(q):
+    """001: N users of web-like short flows with IW3 / IW10 vs 3 Mbit/s video."""
+    users, iws = ((1, 2, 6), (3, 10)) if not q else ((2,), (10,))
+    out = [("no web traffic", 0, ["--mode", mode] + SEED001_PATH) for mode in MODES]
+    out += [("IW%d" % iw, n, ["--mode", mode, "--web-flows", str(n), "--web-iw", str(iw)]
+             + SEED001_PATH) for iw in iws for n in users for mode in MODES]
+    return out
+
+
+SEED004_PATH = ["--codec", "h264", "--source", "pan", "--rate", "4", "--mtu", "1200",
+                "--tcp", "1", "--rtt", "40", "--queue", "50"]
+SEED004_MODES = {"bursty": ["--mode", "bursty"], "paced": ["--mode", "paced"],
+                 "capped": ["--mode", "paced", "--element-prop", "max-rate=6000000"]}
+SEED004_NONE = 1000  # key-int-max of "keyframes only at the start": longer than a run
+
+
+def pts_seed004(q, ccs=("cubic",)):
+    """004: one TCP flow vs VBR H.264 with keyframes every 0.5 ... 4 s, with and without the
+    element and its cap; x = keyframe period in s."""
+    keyints, reps = ((12, 25, 50, 100, SEED004_NONE), 2) if not q else ((25,), 1)
+    return [("%s, %s" % (m, cc), k / 25.0,
+             SEED004_MODES[m] + ["--keyint", str(k), "--cc", cc, "--seed", str(rep + 1)]
+             + SEED004_PATH)
+            for rep in range(reps) for cc in ccs for k in keyints for m in SEED004_MODES]
 
 
 def pts_bduty(q):
@@ -106,8 +153,15 @@ def pts_bduty(q):
     return out
 
 
-FIGS = {"fig4": pts_fig4, "fig7": pts_fig7, "fig8": pts_fig8, "fig000": pts_fig000,
-        "bduty": pts_bduty}
+FIGS = {"fig4": lambda a: pts_fig4(a.quick), "fig7": lambda a: pts_fig7(a.quick),
+        "fig8": lambda a: pts_fig8(a.quick),
+        "fig000": lambda a: pts_fig000(a.quick, a.aqms.split(",")),
+        "bduty": lambda a: pts_bduty(a.quick), "seed001": lambda a: pts_seed001(a.quick),
+        "seed004": lambda a: pts_seed004(a.quick, a.ccs.split(","))}
+#: video seconds per point where a figure's default is not 8 (--duration overrides)
+FIG_DURATION = {"seed001": 20.0, "seed004": 20.0}
+#: figures whose points keep their raw logs (for distributions) under --logs
+KEEP_LOGS = {"seed001"}
 
 
 # --- running -----------------------------------------------------------------------------------
@@ -124,15 +178,17 @@ def run_fig(name, a):
     path = os.path.join(a.out, name + ".csv")
     if a.fresh and os.path.exists(path):
         os.remove(path)
-    pts = FIGS[name](a.quick, a.aqm) if name == "fig000" else FIGS[name](a.quick)
+    pts = FIGS[name](a)
     done = {r["point"] for r in read_rows(path) if r.get("status", "").startswith(("ok", "skip"))}
-    common = ["--duration", str(a.duration), "--warmup", str(a.warmup),
-              "--plugin-path", a.plugin_path, "--quiet"]
+    duration = a.duration or (3.0 if a.quick else FIG_DURATION.get(name, 8.0))
+    common = ["--duration", str(duration), "--warmup", str(a.warmup),
+              "--plugin-path", a.plugin_path, "--quiet"] + a.runargs
     t0 = time.monotonic()
     todo = [p for p in pts if " ".join(p[2]) not in done]
     for i, (series, x, args) in enumerate(todo):
         key = " ".join(args)
-        ra = run.parse_args(args + common + ["--label", name])
+        keep = ["--keep", log_dir(a, name, key)] if name in KEEP_LOGS else []
+        ra = run.parse_args(common + args + keep + ["--label", name])
         t1 = time.monotonic()
         try:
             row = run.run(ra)
@@ -146,6 +202,12 @@ def run_fig(name, a):
             name, i + 1, len(todo), time.monotonic() - t1, series, x, args[1], row.get("status"),
             row.get("rtp_loss"), row.get("tcp_mbps")), file=sys.stderr, flush=True)
     return time.monotonic() - t0
+
+
+def log_dir(a, name, key):
+    """Where the raw logs of point `key` of figure `name` are kept."""
+    return os.path.join(a.logs, name, "".join(c if c.isalnum() or c in "-." else "_"
+                                              for c in key.replace("--", "")))
 
 
 # --- plotting ----------------------------------------------------------------------------------
@@ -279,30 +341,172 @@ def plot_fig8(rows, path, note):
 
 def plot_fig000(rows, path, note):
     plt = _plt()
-    fig, ax = plt.subplots(1, 2, figsize=(11, 5))
-    for s in sorted({r["series"] for r in rows}):
+    aqms = [q for q in run.AQMS if any(r["series"] == q for r in rows)]
+    fig, ax = plt.subplots(len(aqms), 2, figsize=(11, 3.2 * len(aqms) + 1.2), squeeze=False)
+    for i, s in enumerate(aqms):
         for m in MODES:
             xs, ys = _series(rows, s, m, "rtp_throughput_mbps")
-            ax[0].plot(xs, ys, color="C0", marker="o", ls=STYLE[m]["ls"],
-                       label="RTP, %s (%s)" % (LABEL[m], s))
+            ax[i][0].plot(xs, ys, color="C0", marker="o", ls=STYLE[m]["ls"],
+                          label="RTP, %s" % LABEL[m])
             xs, ys = _series(rows, s, m, "tcp_mbps")
-            ax[0].plot(xs, ys, color="C3", marker="x", ls=STYLE[m]["ls"],
-                       label="TCP, all flows, %s (%s)" % (LABEL[m], s))
+            ax[i][0].plot(xs, ys, color="C3", marker="x", ls=STYLE[m]["ls"],
+                          label="TCP, all flows, %s" % LABEL[m])
             xs, ys = _series(rows, s, m, "rtp_loss")
-            ax[1].plot(xs, [100 * y for y in ys], color="C0", marker="o", ls=STYLE[m]["ls"],
-                       label="RTP loss, %s" % LABEL[m])
+            ax[i][1].plot(xs, [100 * y for y in ys], color="C0", marker="o", ls=STYLE[m]["ls"],
+                          label="RTP loss, %s" % LABEL[m])
             xs, ys = _series(rows, s, m, "tcp_retrans_rate")
-            ax[1].plot(xs, [100 * y for y in ys], color="C3", marker="x", ls=STYLE[m]["ls"],
-                       label="TCP retransmitted segments, %s" % LABEL[m])
-    ax[1].axhline(5, color="0.5", ls=":", lw=1)
-    ax[0].set_ylabel("throughput [Mbit/s]")
-    ax[1].set_ylabel("packet error rate [%]\n(TCP: retransmitted / sent segments)")
-    for a in ax:
+            ax[i][1].plot(xs, [100 * y for y in ys], color="C3", marker="x", ls=STYLE[m]["ls"],
+                          label="TCP retransmitted segments, %s" % LABEL[m])
+        ax[i][1].axhline(5, color="0.5", ls=":", lw=1)
+        ax[i][0].set_ylabel("%s\nthroughput [Mbit/s]" % AQM_NAME.get(s, s))
+        ax[i][1].set_ylabel("packet error rate [%]")
+        ax[i][0].set_ylim(0, 2.1)
+        for a in ax[i]:
+            a.grid(True, alpha=0.3)
+    for a in ax[-1]:
         a.set_xlabel("TCP flows N")
+    fig.tight_layout(rect=(0, 0.07, 1, 0.96))
+    _finish(fig, ax[0], path, "000 Figs. 2-3 on Linux: N TCP flows vs 1 Mbit/s video on 2 Mbit/s, "
+            "10 ms round trip, 50-packet queue; solid: burstless (rtpburstpace), dashed: bursty; "
+            "TCP error rate = retransmitted / sent segments", note)
+
+
+AQM_NAME = {"pfifo": "drop-tail", "red": "RED", "red-ecn": "RED + ECN", "codel": "CoDel",
+            "fq_codel": "fq_codel", "pie": "PIE"}
+
+# The loss period levels of Jarvinen et al. by how much of the stream a period takes (ms):
+# 1: <= 20 ms, 2: 40-60, 3: 80-100, 4: 120-180, 5: 200+ (upper bounds between the levels).
+LEVELS = [(1, 20), (2, 60), (3, 100), (4, 180), (5, float("inf"))]
+QUANTILES = [0.5 * i for i in range(201)]
+
+
+def seed001_distributions(rows, a):
+    """Rows of seed001-dist.csv from the kept logs of the seed001 points: per point, the
+    quantiles (0, 0.5, ..., 100 %) of the network one-way delay and of the frame delay (last
+    packet's arrival - when the payloader pushed the frame), and for the 40 and 100 ms
+    deadlines the share of late or lost packets in loss periods of each level."""
+    out = []
+    for r in rows:
+        d = log_dir(a, "seed001", r["point"])
+        if r.get("status") != "ok" or not os.path.exists(os.path.join(d, "recv.csv")):
+            continue
+        per = metrics.per_stream(os.path.join(d, "send.csv"), os.path.join(d, "recv.csv"),
+                                     base_ms=float(r["rtt_ms"]) / 2)
+        owd = np.concatenate([p["owd_ns"] for p in per]) / 1e6
+        fd = np.concatenate([p["frame_delay_ns"] for p in per]) / 1e6
+        pkt_ms = 40.0 * int(r["frames"]) / max(1, int(r["rtp_sent"]))  # media per packet
+        base = {"point": r["point"], "series": r["series"], "x": r["x"], "mode": r["mode"]}
+        for what, v in (("owd_ms", owd), ("frame_delay_ms", fd)):
+            qs = np.percentile(v, QUANTILES) if len(v) else []
+            out += [dict(base, what=what, q=q, value=round(float(y), 3))
+                    for q, y in zip(QUANTILES, qs)]
+        for dl in (40, 100):
+            periods = np.concatenate([p["periods%d" % dl] for p in per])
+            lost = max(1, int(periods.sum()))
+            lo = 0.0
+            for level, hi in LEVELS:
+                sel = periods[(periods * pkt_ms > lo) & (periods * pkt_ms <= hi)]
+                out.append(dict(base, what="level_dl%d" % dl, q=level,
+                                value=round(float(sel.sum()) / lost, 4) if len(periods) else 0))
+                lo = hi
+    return out
+
+
+def plot_seed001(rows, path, note, dist):
+    plt = _plt()
+    fig, ax = plt.subplots(2, 2, figsize=(12, 9))
+    ax = ax.ravel()
+    # a, b: CDFs of the heaviest case against no web traffic
+    heavy = max((float(r["x"]) for r in rows if r["series"] != "no web traffic"), default=0)
+    for k, what, title in ((0, "owd_ms", "network one-way delay [ms]"),
+                           (1, "frame_delay_ms", "frame delay: payloader to last packet [ms]")):
+        for series, x, color in (("no web traffic", 0, "0.5"), ("IW3", heavy, "C0"),
+                                 ("IW10", heavy, "C3")):
+            for m in MODES:
+                pts = sorted((float(d["q"]), float(d["value"])) for d in dist
+                             if d["what"] == what and d["series"] == series and
+                             float(d["x"]) == x and d["mode"] == m)
+                if pts:
+                    ax[k].plot([v for _q, v in pts], [q / 100 for q, _v in pts], color=color,
+                               ls=STYLE[m]["ls"], label="%s%s, %s" % (
+                                   series, "" if not x else ", %d users" % x, LABEL[m]))
+        ax[k].set_xlabel(title)
+        ax[k].set_ylabel("CDF")
+        ax[k].grid(True, alpha=0.3)
+        ax[k].legend(fontsize=7)
+    # c: loss after the deadlines against the number of users
+    for series, color in (("IW3", "C0"), ("IW10", "C3")):
+        for m in MODES:
+            for key, mk in (("loss_dl40", "o"), ("loss_dl100", "s")):
+                xs, ys = _series(rows, series, m, key)
+                ax[2].plot(xs, [100 * y for y in ys], color=color, marker=mk, ls=STYLE[m]["ls"],
+                           label="%s, %s deadline, %s" % (series, key[-3:].lstrip("l") + " ms",
+                                                          LABEL[m]))
+    ax[2].set_xlabel("users of web-like short flows")
+    ax[2].set_ylabel("packets late or lost [%]")
+    ax[2].grid(True, alpha=0.3)
+    ax[2].legend(fontsize=6)
+    # d: loss period levels at the 100 ms deadline, heaviest case
+    cases = [(s, m) for s in ("IW3", "IW10") for m in MODES]
+    bottom = [0.0] * len(cases)
+    for level, _hi in LEVELS:
+        h = []
+        for s, m in cases:
+            v = [float(d["value"]) for d in dist if d["what"] == "level_dl100" and
+                 d["series"] == s and d["mode"] == m and float(d["x"]) == heavy and
+                 int(float(d["q"])) == level]
+            h.append(v[0] if v else 0.0)
+        ax[3].bar(range(len(cases)), h, bottom=bottom, label="level %d" % level)
+        bottom = [b + y for b, y in zip(bottom, h)]
+    ax[3].set_xticks(range(len(cases)))
+    ax[3].set_xticklabels(["%s\n%s" % (s, "paced" if m == "paced" else "bursty")
+                           for s, m in cases], fontsize=8)
+    ax[3].set_ylabel("share of late or lost packets (100 ms deadline)")
+    ax[3].set_title("loss period level, %d users: 1 <= 20 ms of stream, 2 <= 60, 3 <= 100, "
+                    "4 <= 180, 5 more" % heavy, fontsize=8)
+    ax[3].legend(fontsize=7)
+    fig.suptitle("001 (Jarvinen et al.) on Linux: 3 Mbit/s video vs web-like short TCP flows, "
+                 "10 Mbit/s, 40 ms round trip, 50-packet drop-tail; solid: rtpburstpace, dashed: "
+                 "bursty", fontsize=10)
+    fig.tight_layout(rect=(0, 0.02, 1, 0.96))
+    fig.text(0.01, 0.005, note, fontsize=6, color="0.4")
+    fig.savefig(path, dpi=90)
+
+
+def plot_seed004(rows, path, note):
+    plt = _plt()
+    for r in rows:  # TCP's share of what the video leaves free
+        tcp, rtp, bn = _num(r.get("tcp_mbps")), _num(r.get("rtp_throughput_mbps")), \
+            _num(r.get("bottleneck_mbps"))
+        r["tcp_share_free"] = tcp / (bn - rtp) if None not in (tcp, rtp, bn) else ""
+    fig, ax = plt.subplots(1, 3, figsize=(15, 5))
+    series = sorted({r["series"] for r in rows})
+    colors = {"bursty": "C3", "paced": "C1", "capped": "C0"}
+    for s in series:
+        mode_name = s.split(",")[0]
+        ls = "-" if s.endswith("cubic") else "--"
+        for k, key, scale in ((0, "tcp_share_free", 100), (1, "tcp_mbps", 1),
+                              (2, "rtp_loss", 100)):
+            acc = {}
+            for r in rows:
+                if r["series"] == s and r.get("status") == "ok" and _num(r.get(key)) is not None:
+                    acc.setdefault(float(r["x"]), []).append(_num(r[key]))
+            xs = sorted(acc)
+            ax[k].plot(xs, [scale * sum(acc[x]) / len(acc[x]) for x in xs], marker="o", ls=ls,
+                       color=colors.get(mode_name), label=s)
+    for a, yl in zip(ax, ("TCP throughput / free capacity [%]", "TCP throughput [Mbit/s]",
+                          "RTP packet loss [%]")):
+        a.set_xscale("log")
+        a.set_xlabel("keyframe period [s] (%g: only the first)" % (SEED004_NONE / 25))
+        a.set_ylabel(yl)
         a.grid(True, alpha=0.3)
-    fig.tight_layout(rect=(0, 0.12, 1, 0.94))
-    _finish(fig, ax, path, "000 Figs. 2-3 on Linux: N TCP flows vs 1 Mbit/s video on 2 Mbit/s, "
-            "50-packet drop-tail; solid: burstless (rtpburstpace), dashed: bursty", note)
+        a.legend(fontsize=7)
+    fig.suptitle("004 (Kenesi et al.) on Linux: one TCP flow vs 4 Mbit/s VBR H.264 with periodic "
+                 "keyframes, 10 Mbit/s, 40 ms round trip, 50-packet drop-tail; bursty, paced "
+                 "(eq. 2) and paced with max-rate 6 Mbit/s", fontsize=9)
+    fig.tight_layout(rect=(0, 0.03, 1, 0.94))
+    fig.text(0.01, 0.005, note, fontsize=6, color="0.4")
+    fig.savefig(path, dpi=90)
 
 
 def plot_bduty(rows, path, note):
@@ -351,7 +555,7 @@ def plot_bduty(rows, path, note):
 
 
 PLOTS = {"fig4": plot_fig4, "fig7": plot_fig7, "fig8": plot_fig8, "fig000": plot_fig000,
-         "bduty": plot_bduty}
+         "bduty": plot_bduty, "seed004": plot_seed004}
 
 
 def plot(name, a):
@@ -367,25 +571,48 @@ def plot(name, a):
     if not rows:
         print("%s: no rows in %s" % (name, path), file=sys.stderr)
         return
-    n = sum(r.get("status") == "ok" for r in rows)
-    durs = sorted({r.get("duration_s") for r in rows})
-    note = "%s: %d runs, %s s of video each after TCP warm-up; real Linux TCP (cubic) and " \
-           "GStreamer in network namespaces, %s" % (name, n, "/".join(durs), os.uname().release)
-    PLOTS[name](rows, os.path.join(a.out, name + ".png"), note)
+    ok = [r for r in rows if r.get("status") == "ok"]
+    vals = lambda k: "/".join(sorted({r.get(k) or "?" for r in ok}))  # noqa: E731
+    note = "%s: %d runs, %s s of video each; real Linux TCP (%s) and GStreamer in network " \
+           "namespaces, router %s, measured RTT %s ms, kernel %s" % (
+               name, len(ok), vals("duration_s"), vals("cc"), vals("router"),
+               "/".join(sorted({"%.0f" % float(r["rtt_ms"]) for r in ok if r.get("rtt_ms")}))
+               or "?", os.uname().release)
+    if name == "seed001":
+        dist_path = os.path.join(a.out, "seed001-dist.csv")
+        dist = seed001_distributions(rows, a)
+        if dist:  # from the kept logs; else the file an earlier run wrote
+            with open(dist_path, "w", newline="") as f:
+                w = csv.DictWriter(f, list(dist[0]))
+                w.writeheader()
+                w.writerows(dist)
+        dist = read_rows(dist_path)
+        plot_seed001(rows, os.path.join(a.out, name + ".png"), note, dist)
+    else:
+        PLOTS[name](rows, os.path.join(a.out, name + ".png"), note)
     print("wrote %s" % os.path.join(a.out, name + ".png"), file=sys.stderr)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog=__doc__.split("\n\n", 1)[1])
+                                 epilog=__doc__.split("\n\n", 1)[1],
+                                 usage="%(prog)s FIGURE [options] [-- run.py arguments]")
     ap.add_argument("figure", choices=list(FIGS) + ["all"])
     ap.add_argument("--out", default=".", help="directory for <figure>.csv and <figure>.png")
     ap.add_argument("--quick", action="store_true", help="2-3 points per figure, 3 s each")
-    ap.add_argument("--duration", type=float, help="video seconds per point (8; quick 3)")
+    ap.add_argument("--duration", type=float,
+                    help="video seconds per point (8, seed001 and seed004 20; quick 3)")
     ap.add_argument("--warmup", type=float, help="TCP-only seconds before the video (2; quick 1)")
-    ap.add_argument("--aqm", default="pfifo", choices=["pfifo", "red", "red-ecn"],
-                    help="fig000 queue (red variants need the red qdisc)")
+    ap.add_argument("--aqms", default="pfifo,red,red-ecn,fq_codel",
+                    help="fig000's queue disciplines (run.py --aqm), comma-separated "
+                         "(default: %(default)s)")
+    ap.add_argument("--ccs", default="cubic",
+                    help="seed004's TCPs (run.py --cc), comma-separated (default: %(default)s)")
+    ap.add_argument("--logs", default=os.path.join(tempfile.gettempdir(),
+                                                   "rtpburstpace-experiments"),
+                    help="raw logs of the figures that keep them (seed001; default "
+                         "%(default)s)")
     ap.add_argument("--plugin-path",
                     default=os.environ.get("GST_PLUGIN_PATH", "").split(os.pathsep)[0]
                     or run.BUILD_PLUGIN_PATH,
@@ -393,9 +620,13 @@ def main():
                          "GST_PLUGIN_PATH, else build/gst of this checkout)")
     ap.add_argument("--fresh", action="store_true", help="remove the figure's CSV first")
     ap.add_argument("--plot-only", action="store_true")
-    a = ap.parse_args()
-    if a.duration is None:
-        a.duration = 3.0 if a.quick else 8.0
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    a = ap.parse_args(argv[:cut])
+    a.runargs = argv[cut + 1:]  # more run.py arguments for every point
+    for aqm in a.aqms.split(","):
+        if aqm not in run.AQMS:
+            ap.error("unknown queue discipline %s (%s)" % (aqm, ", ".join(run.AQMS)))
     if a.warmup is None:
         a.warmup = 1.0 if a.quick else 2.0
     os.makedirs(a.out, exist_ok=True)

@@ -134,9 +134,9 @@ def stream_loss(p):
     return 1 - p["received"] / p["expected"] if p["expected"] else 1.0
 
 
-def run_metrics(send_log, recv_log, base_port=5000, fps=25, deadlines_ms=(40, 100), base_ms=0.0):
-    """Aggregate metrics over all streams of a run, as a flat dict for the CSV row; base_ms:
-    the path's one-way propagation delay, for the deadlines."""
+def per_stream(send_log, recv_log, base_port=5000, deadlines_ms=(40, 100), base_ms=0.0):
+    """stream_metrics() of every stream of a run's logs: raw counts and samples (one-way
+    delays, frame delays, loss periods per deadline)."""
     snd_all, rcv_all = read_csv(send_log), read_csv(recv_log)
     per = []
     for k in np.unique(snd_all["stream"]):
@@ -144,6 +144,13 @@ def run_metrics(send_log, recv_log, base_port=5000, fps=25, deadlines_ms=(40, 10
         r = {c: v[rcv_all["port"] == base_port + k] for c, v in rcv_all.items()} if rcv_all else \
             {c: np.zeros(0, dtype=np.int64) for c in ("seq", "ts", "arrival_ns", "size")}
         per.append(stream_metrics(s, r, deadlines_ms, base_ms))
+    return per
+
+
+def run_metrics(send_log, recv_log, base_port=5000, fps=25, deadlines_ms=(40, 100), base_ms=0.0):
+    """Aggregate metrics over all streams of a run, as a flat dict for the CSV row; base_ms:
+    the path's one-way propagation delay, for the deadlines."""
+    per = per_stream(send_log, recv_log, base_port, deadlines_ms, base_ms)
     tot = lambda key: sum(p[key] for p in per)  # noqa: E731
     sent, recvd, frames = tot("sent"), tot("received"), tot("frames")
     dur = max(p["frames"] for p in per) / fps
