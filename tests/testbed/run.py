@@ -4,8 +4,13 @@
   netbed.sh up  ->  rtprecv.py in rx, iperf3 -s in rx, iperf3 -c (N flows) in st,
                     rtpsend.py (GStreamer) in sv  ->  metrics  ->  netbed.sh down
 
-The TCP flows start first; the video starts after --warmup seconds (iperf3 --omit excludes the
-warm-up from its statistics) and runs --duration seconds.  Modes:
+The path: a --bottleneck Mbit/s link with the --aqm queue of --queue packets and --rtt ms of
+round trip, through the kernel's qdiscs where it has them, else through the ns-3 router
+(netbed.sh; --router); every row records the router, the queue and the round trip ping measured.
+The TCP flows (--tcp iperf3 flows and --web-flows users of short downloads, all with --cc) start
+first; the video starts after --warmup seconds (iperf3 --omit excludes the warm-up from its
+statistics) and runs --duration seconds; with --tcp-start S they arrive S s into the video
+instead.  Modes:
   bursty  payloader straight into udpsink (a whole frame leaves as one burst)
   paced   payloader ! rtpburstpace ! udpsink (plugin from --plugin-path)
   tbf     bursty, shaped by tc tbf on the video sender's own egress at --tbf-factor x the
