@@ -166,6 +166,23 @@ def tc_stats(ns, dev):
     return {q["handle"]: q for q in json.loads(out or "[]")}
 
 
+def udp_errors(ns):
+    """UDP datagrams namespace ns received but dropped: socket buffer full, bad checksum
+    (/proc/net/snmp: RcvbufErrors + InCsumErrors + MemErrors)."""
+    out = subprocess.run(["ip", "netns", "exec", ns, "cat", "/proc/net/snmp"],
+                         capture_output=True, text=True, timeout=10, check=True).stdout
+    head, vals = [l.split()[1:] for l in out.splitlines() if l.startswith("Udp:")][:2]
+    d = dict(zip(head, map(int, vals)))
+    return sum(d.get(k, 0) for k in ("RcvbufErrors", "InCsumErrors", "MemErrors"))
+
+
+def link_stats(ns, dev):
+    """The kernel's counters of dev in namespace ns (ip -s link: rx/tx packets, dropped...)."""
+    out = subprocess.run(["ip", "-n", ns, "-s", "-j", "link", "show", "dev", dev],
+                         capture_output=True, text=True, timeout=10, check=True).stdout
+    return json.loads(out)[0]["stats64"]
+
+
 def leaf_drops(before, after, handle):
     return after.get(handle, {}).get("drops", 0) - before.get(handle, {}).get("drops", 0)
 
@@ -284,9 +301,13 @@ class Testbed:
         """Counters of the bottleneck and of the senders' egress (sv-r, st-r): tc statistics,
         and with the ns-3 router its queue discs' counters and real-time lateness."""
         out = {"bottleneck": tc_stats(self.r, self.router_dev),
-               "sv": tc_stats(self.sv, "sv-r"), "st": tc_stats(self.st, "st-r")}
+               "sv": tc_stats(self.sv, "sv-r"), "st": tc_stats(self.st, "st-r"),
+               "rx_udp": udp_errors(self.rx)}
         if self.ns3_pid:
             out["ns3"] = self.ns3_snapshot()
+            # what the taps' devices dropped: r's towards ns-3, rx's from it
+            out["taps"] = (link_stats(self.r, self.router_dev)["tx"]["dropped"] +
+                           link_stats(self.rx, "ns3-rx")["rx"]["dropped"])
         return out
 
     def ns3_snapshot(self, timeout=5.0):
@@ -404,19 +425,27 @@ def ns3_router_path(plugin_path):
 def qdisc_drops(before, after, mode):
     """Drops during a run from two Testbed.qdisc_stats() results: {bottleneck_drops,
     bottleneck_marks (ECN), sv_qdisc_drops, st_qdisc_drops}; the senders' own egress drops
-    nothing unless a tbf is there (the trap in TESTBED.md).  With the ns-3 router the
-    bottleneck's figures are its queue disc's towards rx, router_tap_drops what r's queue into
-    it dropped (none is expected), and router_late_* how late its real-time scheduler ran
-    meanwhile (p50, p99, max of the probes, share over 1 ms)."""
+    nothing unless a tbf is there (the trap in TESTBED.md); rx_udp_drops counts the UDP
+    datagrams the receiver's namespace dropped (a socket buffer full: none expected).  With the
+    ns-3 router the
+    bottleneck's figures are its queue disc's towards rx, router_tap_drops what the kernel
+    dropped on the way into and out of it (r's queue into its tap, the taps' devices),
+    router_other_drops what ns-3 dropped outside its queue discs (devices, IP layer; none of
+    these is expected), and router_late_* how late its real-time scheduler ran meanwhile (p50,
+    p99, max of the probes, share over 1 ms)."""
     out = {"sv_qdisc_drops": leaf_drops(before["sv"], after["sv"],
                                         "1:" if mode == "tbf" else "10:"),
-           "st_qdisc_drops": leaf_drops(before["st"], after["st"], "10:")}
+           "st_qdisc_drops": leaf_drops(before["st"], after["st"], "10:"),
+           "rx_udp_drops": after["rx_udp"] - before["rx_udp"]}
     if "ns3" in after:
         down0, down1 = before["ns3"]["down"], after["ns3"]["down"]
         late = after["ns3"]["late"]
         out.update(bottleneck_drops=down1["drops"] - down0["drops"],
                    bottleneck_marks=down1["marks"] - down0["marks"],
-                   router_tap_drops=leaf_drops(before["bottleneck"], after["bottleneck"], "10:"),
+                   router_tap_drops=leaf_drops(before["bottleneck"], after["bottleneck"], "10:")
+                   + after["taps"] - before["taps"],
+                   router_other_drops=sum(after["ns3"][k] - before["ns3"][k]
+                                          for k in ("device_drops", "ip_drops")),
                    router_late_p50_ms=late["p50_ms"], router_late_p99_ms=late["p99_ms"],
                    router_late_max_ms=late["max_ms"],
                    router_late_over1ms=round(late["over_1ms"] / max(1, late["probes"]), 4))
@@ -663,8 +692,9 @@ COLUMNS = ["time", "label", "status", "mode", "codec", "source", "keyint", "rate
            "web_objects", "web_failed", "web_mbps", "web_fct_p50_ms", "web_fct_p90_ms",
            "web_fct_max_ms",
            "bottleneck_drops", "bottleneck_marks", "sv_qdisc_drops", "st_qdisc_drops",
-           "router_tap_drops", "router_late_p50_ms", "router_late_p99_ms", "router_late_max_ms",
-           "router_late_over1ms", "cpu_busy", "cpu_steal",
+           "rx_udp_drops", "router_tap_drops", "router_other_drops", "router_late_p50_ms",
+           "router_late_p99_ms", "router_late_max_ms", "router_late_over1ms", "cpu_busy",
+           "cpu_steal",
            "waited_idle_s", "element_stats"]
 
 

@@ -50,10 +50,10 @@ def main():
     except (KeyboardInterrupt, run.Interrupted):
         print("FAIL: interrupted (testbed removed)")
         return 1
-    print("  status=%s router=%s aqm=%s rtt_ms=%s owd_p50_ms=%s rtp_sent=%s rtp_loss_sent=%s "
-          "router_late_p99_ms=%s" % tuple(row.get(k) for k in (
-              "status", "router", "aqm", "rtt_ms", "owd_p50_ms", "rtp_sent", "rtp_loss_sent",
-              "router_late_p99_ms")), flush=True)
+    print("  " + " ".join("%s=%s" % (k, row.get(k)) for k in (
+        "status", "router", "aqm", "rtt_ms", "owd_p50_ms", "rtp_sent", "rtp_loss_sent",
+        "bottleneck_drops", "router_tap_drops", "router_other_drops", "rx_udp_drops",
+        "router_late_p99_ms", "router_late_max_ms", "cpu_busy", "cpu_steal")), flush=True)
     if row.get("status") != "ok":
         print("FAIL: the run did not complete: %s" % row.get("status"))
         return 1

@@ -16,7 +16,8 @@
  *
  * Signals: SIGUSR1 writes the counters to --stats FILE (JSON, replaced
  * atomically; "seq" counts the writes): the bottleneck queue disc's packets,
- * drops and ECN marks in each direction, and how late the real-time scheduler
+ * drops and ECN marks in each direction, packets dropped anywhere else (by a
+ * device or an IP layer: none expected), and how late the real-time scheduler
  * ran since the previous write (a probe event every --probe-ms: the wall
  * clock minus the simulation clock when it runs).  SIGTERM or SIGINT writes
  * them once more and ends the program (the taps go with it).
@@ -56,6 +57,33 @@ namespace
 
 volatile std::sig_atomic_t g_dump = 0;
 volatile std::sig_atomic_t g_stop = 0;
+
+/* Packets dropped anywhere but in the queue discs: by a device (its queue,
+ * a transmission or reception it refused) or by the IP layer of a node (no
+ * route, bad checksum, TTL).  None is expected; they are reported so that
+ * none goes unseen. */
+uint64_t g_deviceDrops = 0;
+uint64_t g_ipDrops = 0;
+
+void
+CountDeviceDrop(uint64_t* n, Ptr<const Packet>)
+{
+    ++*n;
+}
+
+void
+CountIpDrop(const Ipv4Header&, Ptr<const Packet>, Ipv4L3Protocol::DropReason, Ptr<Ipv4>,
+            uint32_t)
+{
+    ++g_ipDrops;
+}
+
+void
+WatchDrops(Ptr<NetDevice> dev)
+{
+    for (const char* trace : {"MacTxDrop", "MacRxDrop", "PhyTxDrop", "PhyRxDrop"})
+        dev->TraceConnectWithoutContext(trace, MakeBoundCallback(&CountDeviceDrop, &g_deviceDrops));
+}
 
 void
 OnSignal(int sig)
@@ -209,9 +237,10 @@ class Monitor
         std::fprintf(f, ", ");
         Disc(f, "up", m_up);
         std::fprintf(f,
-                     ", \"late\": {\"probes\": %zu, \"p50_ms\": %.3f, \"p99_ms\": %.3f, "
-                     "\"max_ms\": %.3f, \"over_1ms\": %zu}}\n",
-                     v.size(), q(0.5), q(0.99), v.empty() ? 0.0 : v.back() / 1e3, over1);
+                     ", \"device_drops\": %llu, \"ip_drops\": %llu, \"late\": {\"probes\": %zu, "
+                     "\"p50_ms\": %.3f, \"p99_ms\": %.3f, \"max_ms\": %.3f, \"over_1ms\": %zu}}\n",
+                     (unsigned long long)g_deviceDrops, (unsigned long long)g_ipDrops, v.size(),
+                     q(0.5), q(0.99), v.empty() ? 0.0 : v.back() / 1e3, over1);
         std::fclose(f);
         if (std::rename(tmp.c_str(), m_path.c_str()) != 0)
             Die("cannot rename " + tmp + ": " + std::strerror(errno));
@@ -318,6 +347,12 @@ main(int argc, char* argv[])
                         a->GetObject<Ipv4>()->GetInterfaceForDevice(devA));
     rb->SetDefaultRoute(Ipv4Address("10.0.5.1"),
                         b->GetObject<Ipv4>()->GetInterfaceForDevice(link.Get(1)));
+
+    for (Ptr<NetDevice> dev : {Ptr<NetDevice>(devA), Ptr<NetDevice>(devB), link.Get(0), link.Get(1)})
+        WatchDrops(dev);
+    for (Ptr<Node> node : {a, b})
+        node->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("Drop",
+                                                                      MakeCallback(&CountIpDrop));
 
     /* Only the link has a queue disc; say so if ns-3 put one anywhere else. */
     Ptr<TrafficControlLayer> tcA = a->GetObject<TrafficControlLayer>();
