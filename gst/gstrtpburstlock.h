@@ -72,6 +72,23 @@
 } G_STMT_END
 
 /* g_cond_wait () on the GCond @c releases and retakes the GMutex @m */
+/* g_mutex_trylock (), announced as such: TRUE if it took the lock. */
+static inline gboolean
+rtp_burst_mutex_trylock (GMutex * m)
+{
+  gboolean ok;
+
+#ifdef RTP_BURST_TSAN
+  __tsan_mutex_pre_lock (m, __tsan_mutex_try_lock);
+  ok = g_mutex_trylock (m);
+  __tsan_mutex_post_lock (m, ok ? __tsan_mutex_try_lock :
+      __tsan_mutex_try_lock | __tsan_mutex_try_lock_failed, 0);
+#else
+  ok = g_mutex_trylock (m);
+#endif
+  return ok;
+}
+
 #define RTP_BURST_COND_WAIT(c, m) G_STMT_START {   \
   TSAN_PRE_UNLOCK (m);                             \
   TSAN_POST_UNLOCK (m);                            \

@@ -323,6 +323,9 @@ struct _GstRtpBurstPace
   /* messages to post once the lock is released */
   gboolean post_invalid_warning;
   gboolean post_period_warning;
+  gboolean post_group_clock_warning;
+  gboolean group_clock_warned;  /* once per group joined */
+  gchar *refused_group;         /* a group set while PAUSED or PLAYING */
   gboolean period_warned;
   gint64 last_invalid_warning;  /* monotonic µs */
   GstStructure *drop_message;   /* details of the last dropped frame */
@@ -740,7 +743,14 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
    * half a slot apart, as one stream of the total rate would.  One element
    * per stream, each with its own thread, as gst-rtsp-server (pay0, pay1,
    * ...) and rtpbin use them.  Taken when the element goes from READY to
-   * PAUSED; NULL or "" (the default): no group.
+   * PAUSED; set while PAUSED or PLAYING it is refused with a warning (the
+   * property keeps saying which group is in force).  NULL or "" (the
+   * default): no group.  The members place their slots in clock time, so
+   * they may be in different pipelines (their base times differ) as long as
+   * the pipelines share a clock; a member on another clock is not placed,
+   * with a warning.  The pacing thread never waits for the group: a frame
+   * that comes while another member is placing one stays where it is
+   * (group-busy in the stats).
    */
   g_object_class_install_property (gobject_class, PROP_GROUP,
       g_param_spec_string ("group", "Group",
@@ -884,6 +894,7 @@ gst_rtp_burst_pace_finalize (GObject * object)
   gst_clear_caps (&self->last_caps);
   rtp_burst_group_member_leave (&self->group);
   g_free (self->group_name);
+  g_free (self->refused_group);
   gst_rtp_burst_wait_clear (&self->wait);
   if (self->drop_message)
     gst_structure_free (self->drop_message);
@@ -1179,14 +1190,20 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
 static void
 post_pending_messages (GstRtpBurstPace * self)
 {
-  gboolean invalid, period, rt_warning;
+  gboolean invalid, period, rt_warning, group_clock;
   GstStructure *dropped;
   guint64 n_invalid;
   gint rt_priority, rt_error;
+  gchar *group = NULL, *refused_group;
 
   LOCK (self);
   invalid = self->post_invalid_warning;
   period = self->post_period_warning;
+  group_clock = self->post_group_clock_warning;
+  self->post_group_clock_warning = FALSE;
+  if (group_clock)
+    group = g_strdup (self->group_name);
+  refused_group = g_steal_pointer (&self->refused_group);
   n_invalid = self->num_invalid;
   dropped = self->drop_message;
   self->drop_message = NULL;
@@ -1221,6 +1238,21 @@ post_pending_messages (GstRtpBurstPace * self)
   if (rt_warning)
     gst_rtp_burst_thread_post_warning (GST_ELEMENT_CAST (self), rt_priority,
         rt_error);
+  if (group_clock)
+    GST_ELEMENT_WARNING (self, CORE, CLOCK,
+        ("The other members of group \"%s\" run on another clock: this "
+            "stream's slots are not placed between theirs.", group),
+        ("Members of a group place their slots in clock time, so they must "
+            "share a clock (gst_pipeline_use_clock ()); see the group-other-"
+            "clock field of the stats property."));
+  if (refused_group)
+    GST_ELEMENT_WARNING (self, CORE, STATE_CHANGE,
+        ("The group cannot change while PAUSED or PLAYING."),
+        ("group \"%s\" was not taken; the element stays in the group it "
+            "joined (the group property says which). Set it in NULL or "
+            "READY.", refused_group));
+  g_free (group);
+  g_free (refused_group);
 }
 
 static GstFlowReturn
@@ -1662,6 +1694,29 @@ drop_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 backlog)
   BROADCAST (self);
 }
 
+/* Moves the frame's slots between those of the group's other members, in
+ * clock time (their pipelines' running times may differ).  Never waits for
+ * the group (rtpburstgroup.h). */
+static void
+place_in_group_locked (GstRtpBurstPace * self, Item * frame)
+{
+  gconstpointer clock;
+  GstClockTime base;
+
+  if (self->group.group == NULL)
+    return;
+  GST_OBJECT_LOCK (self);
+  clock = GST_ELEMENT_CLOCK (self);      /* compared, never dereferenced */
+  base = GST_ELEMENT_CAST (self)->base_time;
+  GST_OBJECT_UNLOCK (self);
+  if (rtp_burst_group_member_place (&self->group, &frame->plan, clock,
+          GST_CLOCK_TIME_IS_VALID (base) ? base : 0) ==
+      RTP_BURST_GROUP_OTHER_CLOCK && !self->group_clock_warned) {
+    self->group_clock_warned = TRUE;
+    self->post_group_clock_warning = TRUE;
+  }
+}
+
 /* Plans the frame at the head.  Returns FALSE if it was dropped. */
 static gboolean
 start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
@@ -1728,7 +1783,7 @@ start_frame_locked (GstRtpBurstPace * self, Item * frame, guint64 now)
   }
   rtp_burst_plan_init (&frame->plan, start.start, start.span, frame->period,
       frame->n_packets, frame->n_slots, frame->burst_size, frame->slot_jitter);
-  rtp_burst_group_member_place (&self->group, &frame->plan);
+  place_in_group_locked (self, frame);
   self->last_slot_duration = rtp_burst_plan_slot_duration (&frame->plan);
   self->last_burst_size = frame->plan.burst_size;
   return TRUE;
@@ -2299,6 +2354,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       rtp_burst_meter_init (&self->meter);
       rtp_burst_margin_init (&self->margin);
       rtp_burst_group_member_join (&self->group, self->group_name);
+      self->group_clock_warned = FALSE;
       rtp_burst_wakeup_tracker_init (&self->wakeups);
       rtp_burst_rate_meter_init (&self->rate_meter);
       self->playing = FALSE;
@@ -2327,8 +2383,19 @@ gst_rtp_burst_pace_change_state (GstElement * element,
   }
 
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
-  if (ret == GST_STATE_CHANGE_FAILURE)
+  if (ret == GST_STATE_CHANGE_FAILURE) {
+    /* it stays in READY, as after PAUSED to READY: no task (GstElement
+     * leaves the pads it activated before the failure active), and not a
+     * member of the group it joined */
+    if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+      gst_pad_set_active (self->sinkpad, FALSE);
+      gst_pad_set_active (self->srcpad, FALSE);
+      LOCK (self);
+      rtp_burst_group_member_leave (&self->group);
+      UNLOCK (self);
+    }
     return ret;
+  }
 
   switch (transition) {
     case GST_STATE_CHANGE_PAUSED_TO_READY:
@@ -2352,6 +2419,19 @@ gst_rtp_burst_pace_change_state (GstElement * element,
 }
 
 /* --- properties ---------------------------------------------------------- */
+
+/* The group is taken from READY to PAUSED and kept until READY. */
+static gboolean
+group_is_fixed (GstRtpBurstPace * self)
+{
+  gboolean fixed;
+
+  GST_OBJECT_LOCK (self);
+  fixed = GST_STATE (self) > GST_STATE_READY ||
+      GST_STATE_NEXT (self) > GST_STATE_READY;
+  GST_OBJECT_UNLOCK (self);
+  return fixed;
+}
 
 #define SET_U64(id, v) gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_##id, v)
 #define SET_UINT(id, v) gst_rtp_burst_stats_set_uint (s, GST_RTP_BURST_STAT_##id, v)
@@ -2404,6 +2484,8 @@ create_stats_locked (GstRtpBurstPace * self)
   SET_U64 (GROUP_SHARED_SLOTS, self->group.shared_slots);
   SET_U64 (GROUP_PHASE, self->group.last_phase);
   SET_U64 (GROUP_GAP, self->group.last_gap);
+  SET_U64 (GROUP_BUSY, self->group.busy);
+  SET_U64 (GROUP_OTHER_CLOCK, self->group.other_clock);
   SET_U64 (REPAIR_PACKETS, self->repair.n_released);
   SET_U64 (REPAIR_BYTES, self->repair.bytes_released);
   SET_U64 (REPAIR_OVERRUNS, self->repair.n_overrun);
@@ -2492,8 +2574,17 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
       self->auto_margin = g_value_get_boolean (value);
       break;
     case PROP_GROUP:
-      g_free (self->group_name);
-      self->group_name = g_value_dup_string (value);
+      /* taken from READY to PAUSED: refused later, so that the property
+       * says which group is in force */
+      if (group_is_fixed (self)) {
+        g_free (self->refused_group);
+        self->refused_group = g_value_dup_string (value);
+        if (self->refused_group == NULL)
+          self->refused_group = g_strdup ("");
+      } else {
+        g_free (self->group_name);
+        self->group_name = g_value_dup_string (value);
+      }
       break;
     case PROP_PACE_REPAIR:
       self->pace_repair = g_value_get_boolean (value);

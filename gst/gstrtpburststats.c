@@ -125,6 +125,13 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
   [GST_RTP_BURST_STAT_GROUP_GAP] = {"group-gap", G_TYPE_UINT64,
       "the smallest distance from the last frame's slots to another "
         "member's, ns; 18446744073709551615 = none within Δt"},
+  [GST_RTP_BURST_STAT_GROUP_BUSY] = {"group-busy", G_TYPE_UINT64,
+      "frames not placed because another member of the group was placing "
+        "one at that moment (the pacing thread never waits for the group)"},
+  [GST_RTP_BURST_STAT_GROUP_OTHER_CLOCK] = {"group-other-clock",
+        G_TYPE_UINT64,
+      "frames not placed because the group's other members run on another "
+        "clock"},
   [GST_RTP_BURST_STAT_REPAIR_PACKETS] = {"repair-packets", G_TYPE_UINT64,
       "repair packets (another payload type than the caps' payload, such "
         "as rtprtxsend's retransmissions) released between the media's "

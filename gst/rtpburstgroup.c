@@ -300,8 +300,11 @@ struct _RtpBurstGroup
 {
   gchar *name;
   guint refs;                   /* under registry_lock */
-  GMutex lock;
+  gint n_members;               /* atomic: read without a lock */
+  GMutex lock;                  /* what follows */
   RtpBurstTimeline *timeline;
+  GHashTable *clocks;           /* member id -> the clock it placed on */
+  gconstpointer clock;          /* theirs, when there are any */
 };
 
 static GMutex registry_lock;
@@ -329,11 +332,14 @@ rtp_burst_group_join (const gchar * name, guint * member)
     group->name = g_strdup (name);
     g_mutex_init (&group->lock);
     group->timeline = rtp_burst_timeline_new ();
+    group->clocks = g_hash_table_new (NULL, NULL);
     g_hash_table_insert (registry, group->name, group);
   }
   group->refs++;
   RTP_BURST_MUTEX_LOCK (&group->lock);
   *member = rtp_burst_timeline_add_member (group->timeline);
+  g_atomic_int_set (&group->n_members,
+      rtp_burst_timeline_n_members (group->timeline));
   RTP_BURST_MUTEX_UNLOCK (&group->lock);
   RTP_BURST_MUTEX_UNLOCK (&registry_lock);
   return group;
@@ -345,12 +351,16 @@ rtp_burst_group_leave (RtpBurstGroup * group, guint member)
   RTP_BURST_MUTEX_LOCK (&registry_lock);
   RTP_BURST_MUTEX_LOCK (&group->lock);
   rtp_burst_timeline_remove_member (group->timeline, member);
+  g_hash_table_remove (group->clocks, GUINT_TO_POINTER (member));
+  g_atomic_int_set (&group->n_members,
+      rtp_burst_timeline_n_members (group->timeline));
   RTP_BURST_MUTEX_UNLOCK (&group->lock);
   if (--group->refs == 0) {
     g_hash_table_remove (registry, group->name);
     if (g_hash_table_size (registry) == 0)
       g_clear_pointer (&registry, g_hash_table_unref);
     rtp_burst_timeline_free (group->timeline);
+    g_hash_table_unref (group->clocks);
     TSAN_DESTROY (&group->lock);
     g_mutex_clear (&group->lock);
     g_free (group->name);
@@ -367,23 +377,55 @@ rtp_burst_group_forget (RtpBurstGroup * group, guint member)
   RTP_BURST_MUTEX_UNLOCK (&group->lock);
 }
 
+/* Without a lock: a stats getter may ask while another member places. */
 guint
 rtp_burst_group_n_members (RtpBurstGroup * group)
 {
-  guint n;
+  return g_atomic_int_get (&group->n_members);
+}
 
-  RTP_BURST_MUTEX_LOCK (&group->lock);
-  n = rtp_burst_timeline_n_members (group->timeline);
+/**
+ * rtp_burst_group_try_place:
+ * @clock: the member's clock (compared, never dereferenced); the times of
+ *   @plan are that clock's
+ *
+ * Places the frame of @plan among the other members' (sets its phase),
+ * unless another member holds the group at the moment (BUSY) or the group's
+ * members place on another clock (OTHER_CLOCK); then @plan is not changed.
+ * Never waits.
+ */
+RtpBurstGroupResult
+rtp_burst_group_try_place (RtpBurstGroup * group, guint member,
+    gconstpointer clock, RtpBurstPlan * plan, RtpBurstPlacement * out)
+{
+  RtpBurstGroupResult res = RTP_BURST_GROUP_PLACED;
+
+  if (!rtp_burst_mutex_trylock (&group->lock))
+    return RTP_BURST_GROUP_BUSY;
+  if (g_hash_table_size (group->clocks) > 0 && group->clock != clock &&
+      !(g_hash_table_size (group->clocks) == 1 &&
+          g_hash_table_contains (group->clocks, GUINT_TO_POINTER (member)))) {
+    res = RTP_BURST_GROUP_OTHER_CLOCK;
+  } else {
+    /* the first to place, or the only one that did, sets the clock */
+    g_hash_table_insert (group->clocks, GUINT_TO_POINTER (member),
+        (gpointer) clock);
+    group->clock = clock;
+    rtp_burst_timeline_place (group->timeline, member, plan, out);
+  }
   RTP_BURST_MUTEX_UNLOCK (&group->lock);
-  return n;
+  return res;
 }
 
 void
-rtp_burst_group_place (RtpBurstGroup * group, guint member,
-    RtpBurstPlan * plan, RtpBurstPlacement * out)
+rtp_burst_group_hold (RtpBurstGroup * group)
 {
   RTP_BURST_MUTEX_LOCK (&group->lock);
-  rtp_burst_timeline_place (group->timeline, member, plan, out);
+}
+
+void
+rtp_burst_group_release (RtpBurstGroup * group)
+{
   RTP_BURST_MUTEX_UNLOCK (&group->lock);
 }
 
@@ -397,6 +439,7 @@ rtp_burst_group_member_init (RtpBurstGroupMember * m)
   m->frames = m->shared_slots = 0;
   m->last_phase = 0;
   m->last_gap = RTP_BURST_TIME_NONE;
+  m->busy = m->other_clock = 0;
 }
 
 /* Leaves the group it was in, if any, and joins @name (none if NULL or
@@ -424,19 +467,39 @@ rtp_burst_group_member_forget (RtpBurstGroupMember * m)
     rtp_burst_group_forget (m->group, m->id);
 }
 
-/* Moves the frame's slots off the other members' (sets @plan's phase). */
-void
-rtp_burst_group_member_place (RtpBurstGroupMember * m, RtpBurstPlan * plan)
+/* Moves the frame's slots off the other members' (sets @plan's phase).
+ * @plan's times are the member's running time; @base_time makes them
+ * @clock's time, in which the members of a group place (see the top of
+ * rtpburstgroup.h).  Never waits. */
+RtpBurstGroupResult
+rtp_burst_group_member_place (RtpBurstGroupMember * m, RtpBurstPlan * plan,
+    gconstpointer clock, guint64 base_time)
 {
   RtpBurstPlacement placed;
+  RtpBurstGroupResult res;
 
   if (m->group == NULL)
-    return;
-  rtp_burst_group_place (m->group, m->id, plan, &placed);
-  m->frames++;
-  m->shared_slots += placed.shared;
-  m->last_phase = placed.phase;
-  m->last_gap = placed.gap;
+    return RTP_BURST_GROUP_ALONE;
+  plan->start += base_time;
+  res = rtp_burst_group_try_place (m->group, m->id, clock, plan, &placed);
+  plan->start -= base_time;
+  switch (res) {
+    case RTP_BURST_GROUP_PLACED:
+      m->frames++;
+      m->shared_slots += placed.shared;
+      m->last_phase = placed.phase;
+      m->last_gap = placed.gap;
+      break;
+    case RTP_BURST_GROUP_BUSY:
+      m->busy++;
+      break;
+    case RTP_BURST_GROUP_OTHER_CLOCK:
+      m->other_clock++;
+      break;
+    default:
+      break;
+  }
+  return res;
 }
 
 /* Members of its group, itself included; 0 when not in one. */

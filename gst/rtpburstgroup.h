@@ -52,6 +52,20 @@
  * keeps its own element and thread, as a gst-rtsp-server media (one
  * payloader element per stream) and rtpbin (one pad pair per session)
  * need.  GLib only; times in ns.
+ *
+ * The members of one group may be in different pipelines (two
+ * gst-rtsp-server medias, two applications' pipelines in one process):
+ * their running times differ by their base times.  A member places its
+ * frames in clock time (running time + its base time), so the members
+ * agree on when a slot is, and only members on the same clock can: the
+ * group takes the clock of the first member to place a frame, and a
+ * member on another clock is not placed (RTP_BURST_GROUP_OTHER_CLOCK).
+ *
+ * Placing is done by each member's pacing thread, which may run at
+ * real-time priority: it never waits for the group.  When another member
+ * is placing at that moment (the group's lock is held), the frame is left
+ * where it is and counted (RTP_BURST_GROUP_BUSY); the next frame is placed
+ * as usual.  Members are counted without the lock.
  */
 
 #ifndef __RTP_BURST_GROUP_H__
@@ -99,9 +113,23 @@ RtpBurstGroup *rtp_burst_group_join   (const gchar * name, guint * member);
 void     rtp_burst_group_leave        (RtpBurstGroup * group, guint member);
 void     rtp_burst_group_forget       (RtpBurstGroup * group, guint member);
 guint    rtp_burst_group_n_members    (RtpBurstGroup * group);
-void     rtp_burst_group_place        (RtpBurstGroup * group, guint member,
+
+typedef enum {
+  RTP_BURST_GROUP_PLACED = 0,   /* the frame's slots lie between the others' */
+  RTP_BURST_GROUP_ALONE,        /* not in a group: nothing moved */
+  RTP_BURST_GROUP_BUSY,         /* another member was placing: not moved */
+  RTP_BURST_GROUP_OTHER_CLOCK,  /* the member's clock is not the group's */
+} RtpBurstGroupResult;
+
+RtpBurstGroupResult rtp_burst_group_try_place (RtpBurstGroup * group,
+                                       guint member, gconstpointer clock,
                                        RtpBurstPlan * plan,
                                        RtpBurstPlacement * out);
+
+/* Holds the group's lock as a member placing a frame does: what another
+ * member's placement meets then (for tests). */
+void     rtp_burst_group_hold         (RtpBurstGroup * group);
+void     rtp_burst_group_release      (RtpBurstGroup * group);
 
 /* --- One element's membership -------------------------------------------- */
 
@@ -112,6 +140,8 @@ typedef struct
   guint64 frames;               /* frames placed */
   guint64 shared_slots;         /* RtpBurstPlacement.shared, summed */
   guint64 last_phase, last_gap; /* of the last frame placed */
+  guint64 busy;                 /* frames not placed: RTP_BURST_GROUP_BUSY */
+  guint64 other_clock;          /* ... RTP_BURST_GROUP_OTHER_CLOCK */
 } RtpBurstGroupMember;
 
 void     rtp_burst_group_member_init   (RtpBurstGroupMember * m);
@@ -119,8 +149,10 @@ void     rtp_burst_group_member_join   (RtpBurstGroupMember * m,
                                         const gchar * name);
 void     rtp_burst_group_member_leave  (RtpBurstGroupMember * m);
 void     rtp_burst_group_member_forget (RtpBurstGroupMember * m);
-void     rtp_burst_group_member_place  (RtpBurstGroupMember * m,
-                                        RtpBurstPlan * plan);
+RtpBurstGroupResult rtp_burst_group_member_place (RtpBurstGroupMember * m,
+                                        RtpBurstPlan * plan,
+                                        gconstpointer clock,
+                                        guint64 base_time);
 guint    rtp_burst_group_member_n_members (const RtpBurstGroupMember * m);
 
 G_END_DECLS

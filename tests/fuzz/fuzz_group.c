@@ -75,9 +75,19 @@ checked_place (RtpBurstTimeline * tl, RtpBurstGroupMember * gm, guint member,
   used = rtp_burst_plan_used_slots (&plan);
   dt = rtp_burst_plan_slot_duration (&plan);
   if (gm != NULL) {
-    rtp_burst_group_member_place (gm, &plan);
-    out.phase = gm->group ? gm->last_phase : 0;
-    out.gap = gm->group ? gm->last_gap : RTP_BURST_TIME_NONE;
+    /* two pipelines' clocks, any base time */
+    static const gchar clocks[2] = { 'x', 'y' };
+    RtpBurstGroupResult res = rtp_burst_group_member_place (gm, &plan,
+        &clocks[fuzz_u8 (in) & 1], fuzz_time (in));
+
+    FUZZ_CHECK (res != RTP_BURST_GROUP_BUSY, "busy with one thread");
+    FUZZ_CHECK ((res == RTP_BURST_GROUP_ALONE) == (gm->group == NULL),
+        "result %d in group %p", res, (gpointer) gm->group);
+    FUZZ_CHECK (plan.start == start, "start %" G_GUINT64_FORMAT " became %"
+        G_GUINT64_FORMAT, start, plan.start);
+    out.phase = res == RTP_BURST_GROUP_PLACED ? gm->last_phase : 0;
+    out.gap = res == RTP_BURST_GROUP_PLACED ? gm->last_gap :
+        RTP_BURST_TIME_NONE;
   } else {
     rtp_burst_timeline_place (tl, member, &plan, &out);
     FUZZ_CHECK (out.shared <= used, "%u shared of %u slots", out.shared,

@@ -43,9 +43,11 @@ typedef struct
   guint n;
   GstHarness *h[MAX_STREAMS];
   GstTestClock *clock;          /* the first harness's, used by all */
+  guint64 base[MAX_STREAMS];    /* each element's base time */
   guint16 seq[MAX_STREAMS];
   guint left[MAX_STREAMS];      /* packets pushed and not yet out */
-  GArray *times;                /* guint64 slot time * MAX_STREAMS + stream */
+  GArray *times;                /* guint64 slot clock time * MAX_STREAMS +
+                                 * stream */
 } Streams;
 
 static void
@@ -94,7 +96,9 @@ streams_waiting (Streams * s)
   return n;
 }
 
-/* Frame @i of stream @k: @n packets of 1000 bytes, timestamp i ΔT. */
+/* Frame @i of stream @k: @n packets of 1000 bytes, due at clock time
+ * i ΔT + the first element's base time: timestamp that minus the stream's
+ * base time. */
 static void
 push_frame (Streams * s, guint k, guint i, guint n)
 {
@@ -103,12 +107,21 @@ push_frame (Streams * s, guint k, guint i, guint n)
   for (j = 0; j < n; j++)
     fail_unless_equals_int (gst_harness_push (s->h[k],
             test_rtp_packet (s->seq[k]++, 1000 + i * 3600, j == n - 1, 1000,
-                i * PERIOD)), GST_FLOW_OK);
+                s->base[0] + i * PERIOD - s->base[k])), GST_FLOW_OK);
   s->left[k] += n;
 }
 
-/* Releases the earliest slot of all streams; notes its time (the DTS of
- * its packet: the slot time, nothing downstream holds pushes). */
+/* Stream @k's element gets base time @base (another pipeline's). */
+static void
+streams_set_base_time (Streams * s, guint k, guint64 base)
+{
+  gst_element_set_base_time (s->h[k]->element, base);
+  s->base[k] = base;
+}
+
+/* Releases the earliest slot of all streams; notes its clock time (the
+ * DTS of its packet is the slot's running time: nothing downstream holds
+ * pushes). */
 static void
 crank_earliest (Streams * s)
 {
@@ -129,9 +142,9 @@ crank_earliest (Streams * s)
         guint64 v;
 
         TEST_TSAN_ACQUIRE (buf);
-        v = GST_BUFFER_DTS (buf) * MAX_STREAMS + k;
+        v = t * MAX_STREAMS + k;
 
-        fail_unless_equals_uint64 (GST_BUFFER_DTS (buf), t);
+        fail_unless_equals_uint64 (GST_BUFFER_DTS (buf) + s->base[k], t);
         g_array_append_val (s->times, v);
         gst_buffer_unref (buf);
         s->left[k]--;
@@ -197,8 +210,9 @@ run_three_frames (Streams * s)
     crank_earliest (s);
 }
 
+/* Clock times of 3 frames of 10 slots from @t0, the grid moved by @phase. */
 static void
-check_grid (GArray * times, guint64 phase)
+check_grid_from (GArray * times, guint64 t0, guint64 phase)
 {
   guint i, j;
 
@@ -206,7 +220,13 @@ check_grid (GArray * times, guint64 phase)
   for (i = 0; i < 3; i++)
     for (j = 0; j < 10; j++)
       fail_unless_equals_uint64 (g_array_index (times, guint64, i * 10 + j),
-          i * PERIOD + phase + j * 3600 * US);
+          t0 + i * PERIOD + phase + j * 3600 * US);
+}
+
+static void
+check_grid (GArray * times, guint64 phase)
+{
+  check_grid_from (times, 0, phase);
 }
 
 /* Without a group, streams of one rate with the same frame instants send
@@ -326,6 +346,161 @@ GST_START_TEST (test_group_leave_and_flush)
 
 GST_END_TEST;
 
+/* Members in two pipelines on one clock: their base times differ, their
+ * frames are due at the same clock instants.  They place in clock time, so
+ * the second stream's slots lie half a slot after the first's, as in one
+ * pipeline. */
+GST_START_TEST (test_group_base_times_differ)
+{
+  Streams s;
+  GArray *t;
+
+  streams_init (&s, 2, "cameras");
+  /* the first pipeline started a second after the second one */
+  streams_set_base_time (&s, 0, 2 * GST_SECOND);
+  streams_set_base_time (&s, 1, GST_SECOND);
+  gst_test_clock_set_time (s.clock, 2 * GST_SECOND);
+  run_three_frames (&s);
+  t = stream_times (&s, 0);
+  check_grid_from (t, 2 * GST_SECOND, 0);
+  g_array_unref (t);
+  t = stream_times (&s, 1);
+  check_grid_from (t, 2 * GST_SECOND, 1800 * US);
+  g_array_unref (t);
+  fail_unless_equals_int (count_shared (&s), 0);
+  fail_unless_equals_uint64 (test_stat (s.h[1]->element, "group-phase"),
+      1800 * US);
+  streams_clear (&s);
+}
+
+GST_END_TEST;
+
+/* A member on another clock cannot agree on when a slot is: it is not
+ * placed, and says so once on the bus and in its stats. */
+GST_START_TEST (test_group_other_clock)
+{
+  Streams s;
+  GstClock *other = gst_test_clock_new ();
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GstClockID id;
+  guint i, j;
+
+  streams_init (&s, 2, "cameras");
+  gst_element_set_bus (s.h[1]->element, bus);
+  gst_element_set_clock (s.h[1]->element, other);
+  /* stream 0 places its first frame on the shared clock */
+  push_frame (&s, 0, 0, 10);
+  crank_earliest (&s);
+  /* stream 1's frames wait on the other clock, unplaced: slot j of frame
+   * i at i ΔT + j Δt */
+  for (i = 0; i < 2; i++) {
+    push_frame (&s, 1, i, 10);
+    for (j = 0; j < 10; j++) {
+      GstBuffer *buf;
+
+      gst_test_clock_wait_for_next_pending_id (GST_TEST_CLOCK (other), &id);
+      fail_unless_equals_uint64 (gst_clock_id_get_time (id),
+          i * PERIOD + j * 3600 * US);
+      gst_clock_id_unref (id);
+      fail_unless (gst_test_clock_crank (GST_TEST_CLOCK (other)));
+      buf = gst_harness_pull (s.h[1]);
+      TEST_TSAN_ACQUIRE (buf);
+      gst_buffer_unref (buf);
+    }
+  }
+  fail_unless_equals_uint64 (test_stat (s.h[1]->element, "group-other-clock"),
+      2);
+  fail_unless_equals_uint64 (test_stat (s.h[1]->element, "group-frames"), 0);
+  fail_unless_equals_uint64 (test_stat (s.h[1]->element, "group-phase"), 0);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL);
+  fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (s.h[1]->element));
+  gst_message_unref (msg);
+  /* once */
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+  s.left[1] = 0;
+  gst_element_set_bus (s.h[1]->element, NULL);
+  gst_object_unref (bus);
+  streams_clear (&s);
+  gst_object_unref (other);
+}
+
+GST_END_TEST;
+
+/* The group is taken from READY to PAUSED: set later it is refused with a
+ * warning, and the property says which group is in force. */
+GST_START_TEST (test_group_set_while_playing)
+{
+  Streams s;
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  gchar *name;
+
+  streams_init (&s, 2, "cameras");
+  gst_element_set_bus (s.h[1]->element, bus);
+  g_object_set (s.h[1]->element, "group", "other", NULL);
+  g_object_get (s.h[1]->element, "group", &name, NULL);
+  fail_unless_equals_string (name, "cameras");
+  g_free (name);
+  fail_unless_equals_uint64 (test_stat (s.h[0]->element, "group-members"),
+      2);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  /* and taken in READY, for the next READY to PAUSED */
+  gst_element_set_state (s.h[1]->element, GST_STATE_READY);
+  g_object_set (s.h[1]->element, "group", "other", NULL);
+  g_object_get (s.h[1]->element, "group", &name, NULL);
+  fail_unless_equals_string (name, "other");
+  g_free (name);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+  gst_element_set_bus (s.h[1]->element, NULL);
+  gst_object_unref (bus);
+  streams_clear (&s);
+}
+
+GST_END_TEST;
+
+static gboolean
+refuse_activation (GstPad * pad, GstObject * parent)
+{
+  return FALSE;
+}
+
+/* A state change that fails after the element joined its group leaves it
+ * in READY, and out of the group. */
+GST_START_TEST (test_group_failed_state_change)
+{
+  GstElement *a = gst_element_factory_make ("rtpburstpace", NULL);
+  GstElement *b = gst_element_factory_make ("rtpburstpace", NULL);
+  GstPad *sink, *src;
+
+  g_object_set (a, "group", "cameras", NULL);
+  g_object_set (b, "group", "cameras", NULL);
+  fail_unless_equals_int (gst_element_set_state (a, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_NO_PREROLL);
+  fail_unless_equals_uint64 (test_stat (a, "group-members"), 1);
+  sink = gst_element_get_static_pad (b, "sink");
+  gst_pad_set_activate_function (sink, refuse_activation);
+  gst_object_unref (sink);
+  fail_unless_equals_int (gst_element_set_state (b, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless_equals_uint64 (test_stat (a, "group-members"), 1);
+  fail_unless_equals_uint64 (test_stat (b, "group-members"), 0);
+  /* and no task left running in READY */
+  src = gst_element_get_static_pad (b, "src");
+  fail_if (GST_PAD_IS_ACTIVE (src));
+  fail_if (gst_pad_get_task_state (src) == GST_TASK_STARTED);
+  gst_object_unref (src);
+  gst_element_set_state (a, GST_STATE_NULL);
+  gst_element_set_state (b, GST_STATE_NULL);
+  gst_object_unref (a);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstpace_group_suite (void)
 {
@@ -337,6 +512,10 @@ rtpburstpace_group_suite (void)
   tcase_add_test (tc, test_group_two_streams);
   tcase_add_test (tc, test_group_four_streams);
   tcase_add_test (tc, test_group_leave_and_flush);
+  tcase_add_test (tc, test_group_base_times_differ);
+  tcase_add_test (tc, test_group_other_clock);
+  tcase_add_test (tc, test_group_set_while_playing);
+  tcase_add_test (tc, test_group_failed_state_change);
   return s;
 }
 

@@ -311,14 +311,14 @@ GST_START_TEST (test_group_named)
   fail_unless_equals_int (rtp_burst_group_member_n_members (&m3), 1);
 
   frame_plan (&plan, 0, 10);
-  rtp_burst_group_member_place (&m1, &plan);
+  rtp_burst_group_member_place (&m1, &plan, NULL, 0);
   frame_plan (&plan, 0, 10);
-  rtp_burst_group_member_place (&m2, &plan);
+  rtp_burst_group_member_place (&m2, &plan, NULL, 0);
   fail_unless_equals_uint64 (plan.phase, 1800 * US);
   fail_unless_equals_uint64 (m2.last_phase, 1800 * US);
   fail_unless_equals_uint64 (m2.frames, 1);
   frame_plan (&plan, 0, 10);
-  rtp_burst_group_member_place (&m3, &plan);
+  rtp_burst_group_member_place (&m3, &plan, NULL, 0);
   fail_unless_equals_uint64 (plan.phase, 0);
 
   /* join again: leaves the old group first, counters reset */
@@ -329,7 +329,7 @@ GST_START_TEST (test_group_named)
   rtp_burst_group_member_join (&m2, NULL);
   fail_unless (m2.group == NULL);
   frame_plan (&plan, 0, 10);
-  rtp_burst_group_member_place (&m2, &plan);
+  rtp_burst_group_member_place (&m2, &plan, NULL, 0);
   fail_unless_equals_uint64 (plan.phase, 0);
 
   rtp_burst_group_member_leave (&m1);
@@ -339,6 +339,135 @@ GST_START_TEST (test_group_named)
   rtp_burst_group_member_join (&m1, "cameras");
   fail_unless_equals_int (rtp_burst_group_member_n_members (&m1), 1);
   rtp_burst_group_member_leave (&m1);
+}
+
+GST_END_TEST;
+
+/* Members place in clock time: running time + base time.  Two pipelines on
+ * one clock whose base times differ by a second, frames at the same clock
+ * instants: the second member's slots lie between the first's.  A member
+ * on another clock is not placed. */
+GST_START_TEST (test_group_clock_time)
+{
+  static const gchar clock_a[] = "a", clock_b[] = "b";
+  RtpBurstGroupMember m1, m2, m3;
+  RtpBurstPlan plan;
+
+  rtp_burst_group_member_init (&m1);
+  rtp_burst_group_member_init (&m2);
+  rtp_burst_group_member_init (&m3);
+  rtp_burst_group_member_join (&m1, "pipelines");
+  rtp_burst_group_member_join (&m2, "pipelines");
+  rtp_burst_group_member_join (&m3, "pipelines");
+
+  /* clock time 3 s: running time 2 s in the first pipeline, 1 s in the
+   * second */
+  frame_plan (&plan, 2 * G_GUINT64_CONSTANT (1000000000), 10);
+  fail_unless_equals_int (rtp_burst_group_member_place (&m1, &plan, clock_a,
+          1000000000), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (plan.start, 2 * G_GUINT64_CONSTANT (1000000000));
+  frame_plan (&plan, G_GUINT64_CONSTANT (1000000000), 10);
+  fail_unless_equals_int (rtp_burst_group_member_place (&m2, &plan, clock_a,
+          2 * G_GUINT64_CONSTANT (1000000000)), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (plan.start, G_GUINT64_CONSTANT (1000000000));
+  fail_unless_equals_uint64 (plan.phase, 1800 * US);
+
+  frame_plan (&plan, 3 * G_GUINT64_CONSTANT (1000000000), 10);
+  fail_unless_equals_int (rtp_burst_group_member_place (&m3, &plan, clock_b,
+          0), RTP_BURST_GROUP_OTHER_CLOCK);
+  fail_unless_equals_uint64 (plan.phase, 0);
+  fail_unless_equals_uint64 (m3.other_clock, 1);
+  fail_unless_equals_uint64 (m3.frames, 0);
+
+  /* the group's clock is its placing members': once they are gone, the
+   * remaining member's */
+  rtp_burst_group_member_leave (&m1);
+  rtp_burst_group_member_leave (&m2);
+  frame_plan (&plan, 3 * G_GUINT64_CONSTANT (1000000000), 10);
+  fail_unless_equals_int (rtp_burst_group_member_place (&m3, &plan, clock_b,
+          0), RTP_BURST_GROUP_PLACED);
+  rtp_burst_group_member_leave (&m3);
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  RtpBurstGroupMember *m;
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+  RtpBurstGroupResult res;
+  guint members;
+  RtpBurstPlan plan;
+} Placer;
+
+static gpointer
+placer_thread (gpointer data)
+{
+  Placer *p = data;
+  RtpBurstGroupResult res;
+  guint members;
+
+  frame_plan (&p->plan, 0, 10);
+  members = rtp_burst_group_member_n_members (p->m);
+  res = rtp_burst_group_member_place (p->m, &p->plan, NULL, 0);
+  g_mutex_lock (&p->lock);
+  p->res = res;
+  p->members = members;
+  p->done = TRUE;
+  g_cond_signal (&p->cond);
+  g_mutex_unlock (&p->lock);
+  return NULL;
+}
+
+/* A member's pacing thread may run at real-time priority: it never waits
+ * for the group.  While another member holds the group (placing a frame),
+ * counting the members and placing return at once; the frame stays where
+ * it is, counted as busy, and the next one is placed. */
+GST_START_TEST (test_group_never_waits)
+{
+  RtpBurstGroupMember m1, m2;
+  Placer p = {.m = &m2 };
+  GThread *thread;
+  gint64 end;
+
+  rtp_burst_group_member_init (&m1);
+  rtp_burst_group_member_init (&m2);
+  rtp_burst_group_member_join (&m1, "realtime");
+  rtp_burst_group_member_join (&m2, "realtime");
+  g_mutex_init (&p.lock);
+  g_cond_init (&p.cond);
+
+  rtp_burst_group_hold (m1.group);
+  thread = g_thread_new ("placer", placer_thread, &p);
+  /* a thread that waited for the group would not be done while it is
+   * held: give it far more than it needs */
+  end = g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND;
+  g_mutex_lock (&p.lock);
+  while (!p.done && g_cond_wait_until (&p.cond, &p.lock, end));
+  g_mutex_unlock (&p.lock);
+  fail_unless (p.done, "placing waited for the group");
+  rtp_burst_group_release (m1.group);
+  g_thread_join (thread);
+  fail_unless_equals_int (p.res, RTP_BURST_GROUP_BUSY);
+  fail_unless_equals_int (p.members, 2);
+  fail_unless_equals_uint64 (p.plan.phase, 0);
+  fail_unless_equals_uint64 (m2.busy, 1);
+  fail_unless_equals_uint64 (m2.frames, 0);
+
+  frame_plan (&p.plan, 0, 10);
+  fail_unless_equals_int (rtp_burst_group_member_place (&m1, &p.plan, NULL,
+          0), RTP_BURST_GROUP_PLACED);
+  frame_plan (&p.plan, 0, 10);
+  fail_unless_equals_int (rtp_burst_group_member_place (&m2, &p.plan, NULL,
+          0), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (p.plan.phase, 1800 * US);
+
+  g_mutex_clear (&p.lock);
+  g_cond_clear (&p.cond);
+  rtp_burst_group_member_leave (&m1);
+  rtp_burst_group_member_leave (&m2);
 }
 
 GST_END_TEST;
@@ -359,6 +488,8 @@ rtpburstgroup_suite (void)
   tcase_add_test (tc, test_group_forget_and_leave);
   tcase_add_test (tc, test_group_back_in_time);
   tcase_add_test (tc, test_group_named);
+  tcase_add_test (tc, test_group_clock_time);
+  tcase_add_test (tc, test_group_never_waits);
   return s;
 }
 
