@@ -1475,10 +1475,6 @@ gst_rtp_burst_pace_src_query (GstPad * pad, GstObject * parent,
     gboolean live;
     guint64 room;
 
-    /* something downstream synchronises: a sync=false sink does not ask */
-    LOCK (self);
-    rtp_burst_sink_hold_set_queried (&self->sink_hold);
-    UNLOCK (self);
     if (!gst_pad_peer_query (self->sinkpad, query))
       return FALSE;
     gst_query_parse_latency (query, &live, &min, &max);

@@ -32,23 +32,9 @@ rtp_burst_sink_hold_init (RtpBurstSinkHold * hold)
 
   for (i = 0; i < RTP_BURST_HOLD_N_SOURCES; i++)
     hold->latency[i] = NONE;
-  hold->queried = FALSE;
   hold->offset = 0;
   hold->source = hold->held_by = -1;
   hold->n_held = 0;
-}
-
-/**
- * rtp_burst_sink_hold_set_queried:
- *
- * Notes that a LATENCY query came from downstream: something there
- * synchronises, so a held push may be its doing.  A sync=false sink
- * answers the query itself.
- */
-void
-rtp_burst_sink_hold_set_queried (RtpBurstSinkHold * hold)
-{
-  hold->queried = TRUE;
 }
 
 /**
@@ -67,9 +53,6 @@ rtp_burst_sink_hold_set_latency (RtpBurstSinkHold * hold,
 {
   g_return_if_fail (source < RTP_BURST_HOLD_N_SOURCES);
   hold->latency[source] = latency;
-  /* the answer to a query from downstream */
-  if (source == RTP_BURST_HOLD_QUERY)
-    hold->queried = TRUE;
 }
 
 /* Does a push of a slot of DTS running time @release_dts, begun at
@@ -101,8 +84,7 @@ held_with (guint64 release_dts, guint64 latency, guint64 push_start,
  * the way a synchronising element with one of the known latencies does:
  * for at least RTP_BURST_HOLD_MIN, returning about when it would release
  * a packet of DTS running time @slot_time - @frame_offset, which was at
- * least RTP_BURST_HOLD_MIN after the push began.  The LATENCY event's
- * value is tried only once a LATENCY query came from downstream.
+ * least RTP_BURST_HOLD_MIN after the push began.
  */
 gboolean
 rtp_burst_sink_hold_push_done (RtpBurstSinkHold * hold, guint64 slot_time,
@@ -117,9 +99,6 @@ rtp_burst_sink_hold_push_done (RtpBurstSinkHold * hold, guint64 slot_time,
     return FALSE;
 
   for (i = 0; i < RTP_BURST_HOLD_N_SOURCES; i++) {
-    /* nothing downstream asked for the latency: nothing there syncs */
-    if (i == RTP_BURST_HOLD_EVENT && !hold->queried)
-      continue;
     if (held_with (slot_time - frame_offset, hold->latency[i], push_start,
             push_end, &r)) {
       hold->held_by = i;

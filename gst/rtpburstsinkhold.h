@@ -50,14 +50,7 @@
  * sync=false sink forwards the pipeline latency too.  And a push that is
  * merely slow (a busy downstream, a host stall) is not held unless it ends
  * where one of the known latencies says, so R can never grow by itself.
- * The LATENCY event's value counts only once a LATENCY query came from
- * downstream (rtp_burst_sink_hold_set_queried ()): a synchronising sink
- * forwards the pipeline's query upstream, a sync=false one answers it
- * itself.
- * Without that, a host stall that happened to end at the slot + the
- * pipeline latency looked held once on the testbed (sync=false, latency
- * 40 ms), and every later frame left 40 ms late.  All times are running
- * times in ns.
+ * All times are running times in ns.
  */
 
 #ifndef __RTP_BURST_SINK_HOLD_H__
@@ -84,7 +77,6 @@ typedef enum
 typedef struct
 {
   guint64 latency[RTP_BURST_HOLD_N_SOURCES];    /* G_MAXUINT64 = unknown */
-  gboolean queried;             /* a LATENCY query came from downstream */
   guint64 offset;               /* R for new frames */
   gint source;                  /* the latency R follows, -1 = none */
   gint held_by;                 /* ... a held push matched since the last
@@ -93,7 +85,6 @@ typedef struct
 } RtpBurstSinkHold;
 
 void     rtp_burst_sink_hold_init        (RtpBurstSinkHold * hold);
-void     rtp_burst_sink_hold_set_queried (RtpBurstSinkHold * hold);
 void     rtp_burst_sink_hold_set_latency (RtpBurstSinkHold * hold,
                                           RtpBurstHoldSource source,
                                           guint64 latency);

@@ -50,8 +50,6 @@ GST_START_TEST (test_held_push_sets_offset)
   guint64 release;
 
   rtp_burst_sink_hold_init (&h);
-  /* a synchronising sink: it asked upstream for the latency */
-  rtp_burst_sink_hold_set_queried (&h);
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
   /* the latency alone changes nothing: a sync=false sink forwards it too */
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 0);
@@ -85,8 +83,6 @@ GST_START_TEST (test_not_held)
   RtpBurstSinkHold h;
 
   rtp_burst_sink_hold_init (&h);
-  /* a synchronising sink: it asked upstream for the latency */
-  rtp_burst_sink_hold_set_queried (&h);
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
   /* shorter than RTP_BURST_HOLD_MIN */
   fail_if (rtp_burst_sink_hold_push_done (&h, 10 * MS, 0, 10 * MS,
@@ -121,8 +117,6 @@ GST_START_TEST (test_latency_changes)
   RtpBurstSinkHold h;
 
   rtp_burst_sink_hold_init (&h);
-  /* a synchronising sink: it asked upstream for the latency */
-  rtp_burst_sink_hold_set_queried (&h);
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
   fail_unless (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 60 * MS, NULL));
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 60 * MS);
@@ -191,7 +185,6 @@ GST_START_TEST (test_slow_downstream_never_grows)
    * latency of 3 ms known: the first push looks held, R becomes 3 ms and
    * stays there however long this goes on */
   rtp_burst_sink_hold_init (&h);
-  rtp_burst_sink_hold_set_queried (&h);
   rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 3 * MS);
   for (i = 0; i < 100; i++) {
     slot = i * 40 * MS + offset;
@@ -200,29 +193,6 @@ GST_START_TEST (test_slow_downstream_never_grows)
     fail_unless (offset <= 3 * MS);
   }
   fail_unless_equals_uint64 (offset, 3 * MS);
-}
-
-GST_END_TEST;
-
-/* A sync=false sink forwards the pipeline latency in a LATENCY event but
- * never asks upstream for it.  A host stall that ends where a sink with
- * that latency would release the slot is then not a held push: R stays 0.
- * (On the testbed: sync=false, latency 40 ms, a 40 ms stall; before, every
- * later frame left 40 ms late.) */
-GST_START_TEST (test_stall_behind_sync_false_sink)
-{
-  RtpBurstSinkHold h;
-
-  rtp_burst_sink_hold_init (&h);
-  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 40 * MS);
-  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 40500 * US, NULL));
-  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 0);
-  fail_unless_equals_uint64 (h.n_held, 0);
-  /* the same push once downstream queried: a synchronising sink */
-  rtp_burst_sink_hold_set_queried (&h);
-  fail_unless (rtp_burst_sink_hold_push_done (&h, 400 * MS, 0, 400 * MS,
-          440500 * US, NULL));
-  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 40 * MS);
 }
 
 GST_END_TEST;
@@ -240,7 +210,6 @@ rtpburstsinkhold_suite (void)
   tcase_add_test (tc, test_latency_changes);
   tcase_add_test (tc, test_query_latency);
   tcase_add_test (tc, test_slow_downstream_never_grows);
-  tcase_add_test (tc, test_stall_behind_sync_false_sink);
   return s;
 }
 
