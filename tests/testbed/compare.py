@@ -5,7 +5,8 @@ Default: 6 Mbit/s raw video (30 x 1000 B payloads per 40 ms frame, as in the pap
 bottleneck, 13-packet drop-tail, 15 s per run, 3 repetitions; each repetition runs bursty, paced
 (rtpburstpace) and tbf (sender-side token bucket at 1.1x) with one iperf3 flow, and bursty and
 paced without TCP (--all-cases: tbf without TCP too).  Prints the medians as a Markdown table
-and checks them against the issue's "done when" criteria.  Extra arguments go to run.py, e.g.
+and checks them against the issue's "done when" criteria; --ccs cubic,bbr does it for each
+TCP, all cases interleaved.  Extra arguments go to run.py, e.g.
   sudo /usr/bin/python3 tests/testbed/compare.py --csv /tmp/ref.csv -- --rate 3
   sudo /usr/bin/python3 tests/testbed/compare.py -- --duty 1.0 --slot-jitter 0
 """
@@ -179,6 +180,10 @@ def main():
     ap = case_parser(__doc__, "1 repetition of 5 s (CI smoke test)")
     ap.add_argument("--all-cases", action="store_true", help="also tbf without TCP")
     ap.add_argument("--csv", help="append every run's row here")
+    ap.add_argument("--ccs", metavar="CC,CC",
+                    help="the comparison once per TCP congestion control (run.py --cc), all "
+                         "cases interleaved in each repetition: a table and the criteria for "
+                         "each (default: run.py's --cc, cubic)")
     a = ap.parse_args()
     if a.quick:
         a.reps, a.duration = 1, 5.0
@@ -187,18 +192,30 @@ def main():
 
     signal.signal(signal.SIGTERM, run.on_term)
     cases = ALL_CASES if a.all_cases else CASES
+    ccs = a.ccs.split(",") if a.ccs else [None]
+    # a case of each congestion control is "mode/cc", run with --mode mode --cc cc
+    runs = [("%s/%s" % (m, cc) if cc else m, t) for cc in ccs for m, t in cases]
+    args = {"%s/%s" % (m, cc): ["--mode", m, "--cc", cc] for cc in ccs if cc for m, _t in cases}
+    names = {"%s/%s" % (m, cc): "%s, %s" % (MODE_NAME[m], cc) for cc in ccs if cc
+             for m, _t in cases}
     try:
-        rows = run_cases(cases, a.reps, a.duration, a.runargs, a.csv)
+        rows = run_cases(runs, a.reps, a.duration, a.runargs, a.csv, case_args=args or None,
+                         mode_name=dict(MODE_NAME, **names))
     except (KeyboardInterrupt, run.Interrupted):
         sys.exit("compare.py: interrupted, testbed removed")
-    print(table(rows, cases))
-    checks = criteria(rows)
-    if checks is None:
-        print("\ncriteria: not evaluated (a case did not run)")
-        return 0
-    print()
-    for text, ok in checks:
-        print("%s  %s" % ("PASS" if ok else "FAIL", text))
+    for cc in ccs:
+        of_cc = {(m, t): rows[("%s/%s" % (m, cc) if cc else m, t)] for m, t in cases}
+        if cc:
+            print("\n%s:\n" % cc)
+        # the share of the CPU the hypervisor took meanwhile: these VMs are shared
+        print(table(of_cc, cases, show=SHOW + ["cpu_steal"]))
+        checks = criteria(of_cc)
+        if checks is None:
+            print("\ncriteria: not evaluated (a case did not run)")
+            continue
+        print()
+        for text, ok in checks:
+            print("%s  %s" % ("PASS" if ok else "FAIL", text))
     return 0
 
 
