@@ -25,18 +25,21 @@ Subcommands (one per figure; `all` runs them in this order):
           (2 repetitions; --ccs for the TCPs)
 Paths with a round trip or an AQM go through the kernel's qdiscs where it has them, else
 through the ns-3 router (netbed.sh); each row records the path it ran on.  More run.py
-arguments after -- go to every point (e.g. -- --cc bbr).  Every point runs both without the element ("bursty": the payloader's bursts go straight to
-udpsink) and with it ("paced": payloader ! rtpburstpace ! udpsink), drawn on the same axes
+arguments after -- go to every point (e.g. -- --cc bbr).  Every point runs both without the
+element ("bursty": the payloader's bursts go straight to udpsink) and with it ("paced":
+payloader ! rtpburstpace ! udpsink), drawn on the same axes
 (paced solid, bursty dashed).  The video is the papers' CBR source: raw UYVY through rtpvrawpay
 with frame sizes chosen so that every packet carries exactly the payload length (run.py's
 raw_geometry; 6 Mbit/s = 30 x 1000 B per 40 ms frame).
 
 Each point is one run.py run (testbed up, TCP warm-up, video, metrics, testbed down): by default
-1 repetition of 8 s video after 2 s of TCP warm-up, about 13.5 s per point with set-up and the
-idle check; the full `all` sweep is 111 points, about 25 minutes on a 2-vCPU VM (plus any time
-spent waiting for a quiet CPU, run.py --wait-idle).  --quick: 2-4 points per figure of 3 s
-(CI smoke test, 18 points, about 2 minutes for `all`).  Points already in the CSV with status ok are not
-run again (delete the CSV or pass --fresh to start over); --plot-only redraws from the CSV.
+1 repetition of 8 s video after 2 s of TCP warm-up (seed001 and seed004: 20 s), about 13.5 s per
+point with set-up and the idle check (30 s); the full `all` sweep is 203 points, about an hour
+on a 2-vCPU VM (plus any time spent waiting for a quiet CPU, run.py --wait-idle).  --quick:
+1-16 points per figure of 3 s (37 points, about 5 minutes for `all`).  Points already in the
+CSV with status ok are not run again (delete the CSV or pass --fresh to start over);
+--plot-only redraws from the CSV, and --table prints its medians as Markdown tables (the
+tables of docs/results.md).
 Needs root and Debian's /usr/bin/python3 (python3-gi, python3-gst-1.0, python3-numpy,
 python3-matplotlib).  Example:
   sudo /usr/bin/python3 tests/testbed/experiments.py all --out docs/results
@@ -46,6 +49,7 @@ import argparse
 import csv
 import os
 import signal
+import statistics
 import sys
 import tempfile
 import time
@@ -365,10 +369,10 @@ def plot_fig000(rows, path, note):
             a.grid(True, alpha=0.3)
     for a in ax[-1]:
         a.set_xlabel("TCP flows N")
-    fig.tight_layout(rect=(0, 0.07, 1, 0.96))
+    fig.tight_layout(rect=(0, 0.06, 1, 0.95))
     _finish(fig, ax[0], path, "000 Figs. 2-3 on Linux: N TCP flows vs 1 Mbit/s video on 2 Mbit/s, "
-            "10 ms round trip, 50-packet queue; solid: burstless (rtpburstpace), dashed: bursty; "
-            "TCP error rate = retransmitted / sent segments", note)
+            "10 ms round trip, 50-packet queue\nsolid: burstless (rtpburstpace), dashed: "
+            "bursty; TCP error rate = retransmitted / sent segments", note)
 
 
 AQM_NAME = {"pfifo": "drop-tail", "red": "RED", "red-ecn": "RED + ECN", "codel": "CoDel",
@@ -475,10 +479,6 @@ def plot_seed001(rows, path, note, dist):
 
 def plot_seed004(rows, path, note):
     plt = _plt()
-    for r in rows:  # TCP's share of what the video leaves free
-        tcp, rtp, bn = _num(r.get("tcp_mbps")), _num(r.get("rtp_throughput_mbps")), \
-            _num(r.get("bottleneck_mbps"))
-        r["tcp_share_free"] = tcp / (bn - rtp) if None not in (tcp, rtp, bn) else ""
     fig, ax = plt.subplots(1, 3, figsize=(15, 5))
     series = sorted({r["series"] for r in rows})
     colors = {"bursty": "C3", "paced": "C1", "capped": "C0"}
@@ -494,6 +494,7 @@ def plot_seed004(rows, path, note):
             xs = sorted(acc)
             ax[k].plot(xs, [scale * sum(acc[x]) / len(acc[x]) for x in xs], marker="o", ls=ls,
                        color=colors.get(mode_name), label=s)
+    ax[0].set_ylim(80, 100)  # the dip is a few per cent: not magnified
     for a, yl in zip(ax, ("TCP throughput / free capacity [%]", "TCP throughput [Mbit/s]",
                           "RTP packet loss [%]")):
         a.set_xscale("log")
@@ -558,16 +559,70 @@ PLOTS = {"fig4": plot_fig4, "fig7": plot_fig7, "fig8": plot_fig8, "fig000": plot
          "bduty": plot_bduty, "seed004": plot_seed004}
 
 
-def plot(name, a):
-    path = os.path.join(a.out, name + ".csv")
-    rows = read_rows(path)
-    for r in rows:  # TCP retransmitted share of segments (MSS 1448 B), for 000 Fig. 3
+def read_figure(name, a):
+    """The rows of a figure's CSV with the derived columns: tcp_retrans_rate (TCP retransmitted
+    share of segments, MSS 1448 B, for 000 Fig. 3) and tcp_share_free (TCP throughput / what
+    the video leaves of the bottleneck, for 004)."""
+    rows = read_rows(os.path.join(a.out, name + ".csv"))
+    for r in rows:
         if name == "fig000" and r.get("tcp_flows") == "0" and r.get("status") == "ok":
             r["tcp_mbps"], r["tcp_retrans"], r["tcp_sent_mbps"] = 0, 0, 0
         sent, rt, d = _num(r.get("tcp_sent_mbps")), _num(r.get("tcp_retrans")), \
             _num(r.get("duration_s"))
         r["tcp_retrans_rate"] = rt / (sent * 1e6 * d / 8 / 1448) if sent and rt is not None \
             and d else ""
+        tcp, rtp, bn = _num(r.get("tcp_mbps")), _num(r.get("rtp_throughput_mbps")), \
+            _num(r.get("bottleneck_mbps"))
+        r["tcp_share_free"] = tcp / (bn - rtp) if None not in (tcp, rtp, bn) else ""
+    return rows
+
+
+#: what --table prints per figure: (column, heading, scale; "%" after a share)
+TABLES = {
+    "fig000": [("rtp_loss", "RTP loss", "%"), ("rtp_throughput_mbps", "RTP Mbit/s", 1),
+               ("tcp_mbps", "TCP Mbit/s, all flows", 1),
+               ("tcp_retrans_rate", "TCP retransmitted segments", "%"),
+               ("bottleneck_marks", "ECN marks", 1)],
+    "seed001": [("loss_dl40", "late or lost, 40 ms deadline", "%"),
+                ("loss_dl100", "late or lost, 100 ms deadline", "%"),
+                ("rtp_loss", "lost", "%"), ("owd_p50_ms", "one-way delay p50 ms", 1),
+                ("owd_p99_ms", "one-way delay p99 ms", 1),
+                ("frame_delay_p99_ms", "frame delay p99 ms", 1),
+                ("loss_period_max_dl100", "longest loss period, packets (100 ms)", 1),
+                ("web_mbps", "web Mbit/s", 1), ("web_fct_p50_ms", "download time p50 ms", 1)],
+    "seed004": [("tcp_share_free", "TCP / free capacity", "%"), ("tcp_mbps", "TCP Mbit/s", 1),
+                ("rtp_throughput_mbps", "video Mbit/s", 1), ("rtp_loss", "RTP loss", "%")],
+}
+
+
+def table(name, rows):
+    """Markdown tables of a figure's medians: one per column of TABLES[name], a row per series
+    and mode, a column per x."""
+    ok = [r for r in rows if r.get("status") == "ok"]
+    xs = sorted({float(r["x"]) for r in ok})
+    keys = sorted({(r["series"], r["mode"]) for r in ok}, key=lambda k: (_series_order(k[0]),
+                                                                        k[1]))
+    out = []
+    for col, head, scale in TABLES.get(name, []):
+        out += ["", "%s (%s, medians):" % (head, name), "",
+                "| series | mode | " + " | ".join("%g" % x for x in xs) + " |",
+                "|---|---|" + "---|" * len(xs)]
+        for series, mode in keys:
+            cells = []
+            for x in xs:
+                v = [_num(r.get(col)) for r in ok if r["series"] == series and
+                     r["mode"] == mode and float(r["x"]) == x]
+                v = [y for y in v if y is not None]
+                m = statistics.median(v) if v else None
+                cells.append("—" if m is None else ("%.1f %%" % (100 * m) if scale == "%"
+                                                    else "%.3g" % m))
+            out.append("| %s | %s | %s |" % (series, mode, " | ".join(cells)))
+    return "\n".join(out)
+
+
+def plot(name, a):
+    path = os.path.join(a.out, name + ".csv")
+    rows = read_figure(name, a)
     if not rows:
         print("%s: no rows in %s" % (name, path), file=sys.stderr)
         return
@@ -620,6 +675,8 @@ def main():
                          "GST_PLUGIN_PATH, else build/gst of this checkout)")
     ap.add_argument("--fresh", action="store_true", help="remove the figure's CSV first")
     ap.add_argument("--plot-only", action="store_true")
+    ap.add_argument("--table", action="store_true",
+                    help="run nothing: print the figure's medians as Markdown tables")
     argv = sys.argv[1:]
     cut = argv.index("--") if "--" in argv else len(argv)
     a = ap.parse_args(argv[:cut])
@@ -631,6 +688,10 @@ def main():
         a.warmup = 1.0 if a.quick else 2.0
     os.makedirs(a.out, exist_ok=True)
     names = list(FIGS) if a.figure == "all" else [a.figure]
+    if a.table:
+        for name in names:
+            print(table(name, read_figure(name, a)))
+        return 0
     if not a.plot_only:
         if os.geteuid() != 0:
             sys.exit("experiments.py: needs root (network namespaces)")

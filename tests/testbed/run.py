@@ -348,7 +348,7 @@ class Testbed:
 
 class CrossTraffic:
     """What competes with the video: a.tcp iperf3 flows (-C a.cc) and a.web_flows users of
-    web-like short downloads (webflows.py, -cc a.cc), from st to rx.  By default they start
+    web-like short downloads (webflows.py --cc a.cc), from st to rx.  By default they start
     before the video (before_video() returns after a.warmup s); with a.tcp_start S they
     arrive S s after it starts (video_started()).  finish() waits for them and returns their
     figures (metrics.iperf3_metrics, web_*)."""
@@ -427,12 +427,11 @@ def qdisc_drops(before, after, mode):
     bottleneck_marks (ECN), sv_qdisc_drops, st_qdisc_drops}; the senders' own egress drops
     nothing unless a tbf is there (the trap in TESTBED.md); rx_udp_drops counts the UDP
     datagrams the receiver's namespace dropped (a socket buffer full: none expected).  With the
-    ns-3 router the
-    bottleneck's figures are its queue disc's towards rx, router_tap_drops what the kernel
-    dropped on the way into and out of it (r's queue into its tap, the taps' devices),
-    router_other_drops what ns-3 dropped outside its queue discs (devices, IP layer; none of
-    these is expected), and router_late_* how late its real-time scheduler ran meanwhile (p50,
-    p99, max of the probes, share over 1 ms)."""
+    ns-3 router the bottleneck's figures are its queue disc's towards rx, router_tap_drops
+    what the kernel dropped on the way into and out of it (r's queue into its tap, the taps'
+    devices), router_other_drops what ns-3 dropped outside its queue discs (devices, IP
+    layer; none of these is expected), and router_late_* how late its real-time scheduler ran
+    meanwhile (p50, p99, max of the probes, share over 1 ms)."""
     out = {"sv_qdisc_drops": leaf_drops(before["sv"], after["sv"],
                                         "1:" if mode == "tbf" else "10:"),
            "st_qdisc_drops": leaf_drops(before["st"], after["st"], "10:"),
