@@ -30,6 +30,15 @@ def plugin_dir():
     return env or run.BUILD_PLUGIN_PATH
 
 
+def checker(failures):
+    """check(ok, text): prints PASS or FAIL and the text; a failed one is added to failures."""
+    def check(ok, text):
+        print("%s  %s" % ("PASS" if ok else "FAIL", text), flush=True)
+        if not ok:
+            failures.append(text)
+    return check
+
+
 def point(mode, tcp, duration, plugin):
     a = run.parse_args(["--mode", mode, "--tcp", str(tcp), "--duration", str(duration),
                         "--warmup", "2", "--plugin-path", plugin, "--wait-idle", "30",
@@ -55,11 +64,7 @@ def main():
         return 1
     print("testbed integration test, plugin from %s" % plugin, flush=True)
     failures = []
-
-    def check(ok, text):
-        print("%s  %s" % ("PASS" if ok else "FAIL", text), flush=True)
-        if not ok:
-            failures.append(text)
+    check = checker(failures)
 
     try:
         b0 = point("bursty", 0, 6, plugin)

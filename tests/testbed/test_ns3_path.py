@@ -58,11 +58,7 @@ def main():
         print("FAIL: the run did not complete: %s" % row.get("status"))
         return 1
     failures = []
-
-    def check(ok, text):
-        print("%s  %s" % ("PASS" if ok else "FAIL", text), flush=True)
-        if not ok:
-            failures.append(text)
+    check = test_integration.checker(failures)
 
     check(row["router"] == "ns3" and row["aqm"] == "fq_codel",
           "the path went through the ns-3 router with fq_codel (%s, %s)"
