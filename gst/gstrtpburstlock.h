@@ -71,7 +71,6 @@
   TSAN_POST_UNLOCK (m);                            \
 } G_STMT_END
 
-/* g_cond_wait () on the GCond @c releases and retakes the GMutex @m */
 /* g_mutex_trylock (), announced as such: TRUE if it took the lock. */
 static inline gboolean
 rtp_burst_mutex_trylock (GMutex * m)
@@ -89,6 +88,7 @@ rtp_burst_mutex_trylock (GMutex * m)
   return ok;
 }
 
+/* g_cond_wait () on the GCond @c releases and retakes the GMutex @m */
 #define RTP_BURST_COND_WAIT(c, m) G_STMT_START {   \
   TSAN_PRE_UNLOCK (m);                             \
   TSAN_POST_UNLOCK (m);                            \
