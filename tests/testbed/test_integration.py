@@ -8,7 +8,8 @@ a 13-packet drop-tail queue (tests/testbed/run.py).  Asserts:
   3. against one cubic iperf3 flow the element cuts RTP loss at least five-fold,
   4. while TCP keeps most of the rest of the link: >= 3 Mbit/s of the ~3.7 the video leaves.
 Four runs (6 s without TCP, 10 s with, after 2 s of TCP warm-up), about 45 s; before each run it
-waits up to 30 s for a quiet CPU.
+waits up to 30 s for a quiet CPU, and a run during which the hypervisor took more than 10 % of
+the CPU (cpu_steal: this VM shares its host) is run again, up to twice.
 
 Exit codes (meson's convention): 0 pass, 1 fail, 77 skipped (not root, no network namespaces,
 no iperf3 / PyGObject).  The plugin is taken from the first directory of GST_PLUGIN_PATH (meson
@@ -39,16 +40,28 @@ def checker(failures):
     return check
 
 
+#: A run during which the hypervisor took more than this share of the CPU measured the host,
+#: not the element (docs/results.md, section 9: paced loss doubles at 15-30 % steal): it is
+#: run again, at most MAX_STEAL_RETRIES times, and every try is printed.
+MAX_STEAL = 0.10
+MAX_STEAL_RETRIES = 2
+
+
 def point(mode, tcp, duration, plugin):
     a = run.parse_args(["--mode", mode, "--tcp", str(tcp), "--duration", str(duration),
                         "--warmup", "2", "--plugin-path", plugin, "--wait-idle", "30",
                         "--label", "integration", "--quiet"])
-    row = run.run(a)
-    print("  %-6s tcp=%d: status=%s rtp_loss=%s tcp_mbps=%s cpu_busy=%s" % (
-        mode, tcp, row.get("status"), row.get("rtp_loss"), row.get("tcp_mbps"),
-        row.get("cpu_busy")), flush=True)
-    if row.get("status") != "ok":
-        raise AssertionError("%s tcp=%d did not run: %s" % (mode, tcp, row.get("status")))
+    for attempt in range(MAX_STEAL_RETRIES + 1):
+        row = run.run(a)
+        print("  %-6s tcp=%d: status=%s rtp_loss=%s tcp_mbps=%s cpu_busy=%s cpu_steal=%s" % (
+            mode, tcp, row.get("status"), row.get("rtp_loss"), row.get("tcp_mbps"),
+            row.get("cpu_busy"), row.get("cpu_steal")), flush=True)
+        if row.get("status") != "ok":
+            raise AssertionError("%s tcp=%d did not run: %s" % (mode, tcp, row.get("status")))
+        if float(row.get("cpu_steal") or 0) <= MAX_STEAL or attempt == MAX_STEAL_RETRIES:
+            return row
+        print("  (the hypervisor took %.0f %% of the CPU during that run: once more)"
+              % (100 * float(row["cpu_steal"])), flush=True)
     return row
 
 
