@@ -10,8 +10,9 @@ with keyframes several times larger than the other frames (at 4 Mbit/s, keyframe
 frames, 640x360: keyframes of 48-82 x 1200 B, other frames 14-22 x 1200 B).
 Logs every RTP packet twice with CLOCK_MONOTONIC: when the payloader pushes it ("ready") and
 when it reaches udpsink's sink pad ("sent").  Prints "ready" once the pipeline is built, starts
-on a line on stdin (or at once with --now), runs --duration seconds, then writes the log as CSV
-(stream,seq,ts,marker,size,ready_ns,send_ns) and, for paced streams, the element's "stats".
+on a line on stdin (or at once with --now), runs --duration seconds, ends the stream with EOS
+(every packet logged as sent is then sent before the pipeline stops), then writes the log as
+CSV (stream,seq,ts,marker,size,ready_ns,send_ns) and, for paced streams, the element's "stats".
 """
 import argparse
 import json
@@ -96,6 +97,10 @@ def rtp_header(buf):
     return seq, ts, buf.extract_dup(1, 1)[0] >> 7, buf.get_size()
 
 
+#: How long the stream may take to end after EOS was sent to its sources.
+EOS_TIMEOUT_MS = 5000
+
+
 def add_probe(pad, k, log):
     def probe(_pad, info):
         now = time.monotonic_ns()
@@ -174,7 +179,22 @@ def main():
     if not a.now:
         sys.stdin.readline()
     pipeline.set_state(Gst.State.PLAYING)
-    GLib.timeout_add(int(a.duration * 1000), loop.quit)
+
+    def stop():
+        # EOS at the sources: every packet logged at a udpsink is then sent before the
+        # pipeline stops (stopping it mid-stream could flush a packet already logged as sent)
+        pipeline.send_event(Gst.Event.new_eos())
+        GLib.timeout_add(EOS_TIMEOUT_MS, on_eos_timeout)
+        return False
+
+    def on_eos_timeout():
+        nonlocal rc
+        print("error: no EOS %d ms after the end of the run" % EOS_TIMEOUT_MS, file=sys.stderr)
+        rc = 1
+        loop.quit()
+        return False
+
+    GLib.timeout_add(int(a.duration * 1000), stop)
     loop.run()
 
     stats = {}
