@@ -28,7 +28,9 @@ asks for them, several at once for a NACK of several packets.  The
 `-rtx-behind` recipes put the element behind rtpbin instead
 (send_rtp_src_0 ! rtpburstpace ! udpsink), where it sees the retransmissions
 beside the media, tells them apart by payload type and spreads them between
-the media's slots (`-rtx-behind-pass`: passes them on as they come).  On the
+the media's slots (`-rtx-behind-pass`: passes them on as they come); its
+udpsink does not synchronise (sync=false), the element is what times the
+packets.  On the
 testbed that placement had fewer frames intact than the element before
 rtpbin (docs/results.md, section 7), so `recommended` keeps it before.
 
@@ -299,7 +301,11 @@ def sender_plan(recipe, host, port, source=None):
     fragments = [
         chain,
         ("%s ! " % pace if recipe.pace_after_rtpbin else "")
-        + "udpsink name=rtpsink host=%s port=%d" % (host, port + PORT_RTP),
+        # behind rtpbin the element releases every packet itself: a synchronising sink
+        # would only hold the media by the pipeline latency, which the element then has to
+        # run ahead of, and retransmissions waited behind that (docs/results.md, section 10)
+        + "udpsink name=rtpsink host=%s port=%d%s" % (
+            host, port + PORT_RTP, " sync=false" if recipe.pace_after_rtpbin else ""),
         "udpsink name=rtcpsink host=%s port=%d sync=false async=false"
         % (host, port + PORT_RTCP),
         "udpsrc name=rtcpsrc port=%d ! identity name=rtcp_in silent=true"
