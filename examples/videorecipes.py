@@ -99,6 +99,12 @@ DEFAULT_SOURCE = (
 #: 32 frames, i.e. not for the first keyframe).
 CAP_PROPS = "max-rate=6000000"
 
+#: The "-adapt" recipes: the lowest encoder rate the loss may bring the stream to, as a
+#: share of the encoder's configured bitrate, and the cap as a multiple of the encoder's rate
+#: (CAP_PROPS: 6 Mbit/s for the default source's 4 Mbit/s).
+ADAPT_MIN_SHARE = 0.25
+ADAPT_CAP_FACTOR = 1.5
+
 #: The receiver's base jitterbuffer latency (ms), see the module docstring.
 BASE_LATENCY_MS = 100
 #: Packets per second at which the FEC latencies below are computed: the
@@ -160,7 +166,8 @@ Recipe = collections.namedtuple("Recipe", [
     "ulpfec_percentage",
     "latency_ms",  # receiver jitterbuffer latency
     "summary",
-])
+    "adapt",       # the encoder's rate follows the reported loss (ratecontrol.py)
+], defaults=(False,))
 
 
 def st2022_wait_packets(rows, columns):
@@ -219,6 +226,14 @@ def _recipes():
             add(Recipe("%s-rtx-behind" % mode, paced, True, props, "rtx", 0, 0, 0,
                        2 * BASE_LATENCY_MS, "%s; %s, spread between the media's slots%s"
                        % (behind, rtx, ", within the cap" if props else "")))
+        if mode == "capped":
+            # the same, with the encoder's rate (and the cap with it) following the loss
+            # the receiver reports
+            for base in ("capped-rtx", "capped-rtx-behind"):
+                r = table[base]
+                add(r._replace(name=base + "-adapt", adapt=True, summary=(
+                    r.summary.split("; keyframe request")[0] + "; the encoder's bit rate and "
+                    "the cap follow the loss in the receiver's reports (ratecontrol.py)")))
         if mode == "paced":
             add(Recipe("%s-rtx-behind-pass" % mode, paced, True,
                        ((props + " ") if props else "") + "pace-repair=false", "rtx",
