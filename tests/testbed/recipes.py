@@ -29,7 +29,7 @@ Prints a line per run on stderr, then the medians as a Markdown table and issue 
 criterion for --recommended; --out DIR writes recipes.csv (a row per run), runs.jsonl (both
 applications' JSON per run) and table.md there.  What the tools print goes to --log FILE
 (default: a new /tmp/rtpburstpace-recipes-*.log).  Needs root; run with Debian's
-/usr/bin/python3.  About 33 s a run: the default ((11 + 6 cases) x 3 x 20 s) takes ~28 minutes.
+/usr/bin/python3.  About 33 s a run: the default ((12 + 6 cases) x 3 x 20 s) takes ~30 minutes.
   sudo /usr/bin/python3 tests/testbed/recipes.py --out docs/results/recipes
   sudo /usr/bin/python3 tests/testbed/recipes.py --quick --cases paced,paced-rtx
   sudo /usr/bin/python3 tests/testbed/recipes.py --source 'videotestsrc is-live=true ! ... ! x264enc'
@@ -58,7 +58,7 @@ SEND = os.path.join(ROOT, "examples", "send-video")
 RECEIVE = os.path.join(ROOT, "examples", "receive-video")
 PORT = 5000
 CASES = ["bursty", "tbf", "paced", "capped", "bursty-fec5x5", "bursty-rtx", "paced-fec5x5",
-         "paced-fec10x10", "paced-ulpfec", "paced-rtx", "capped-rtx"]
+         "paced-fec10x10", "paced-ulpfec", "paced-rtx", "capped-rtx", "capped-rtx-adapt"]
 # without TCP: the senders alone, and one of each kind of repair
 CASES_NO_TCP = ["bursty", "tbf", "paced", "capped", "paced-fec5x5", "paced-rtx"]
 # the stream as run.py describes it (for stream_wire_bps and the tbf rate)
