@@ -25,8 +25,9 @@ LOSS_HIGH = 0.10
 LOSS_LOW = 0.02
 #: How much the rate grows per update while the loss is low.
 INCREASE = 1.05
-#: How often RateFollower updates (s).  The receiver of the RTX recipes sends a report every
-#: 50-100 ms, so each update sees several; GCC updates on every report.
+#: How often RateFollower updates (s).  The receiver of the RTX recipes may send a report
+#: every 50 ms (its rtcp-min-interval); in the testbed's runs every update had a new one.  GCC
+#: updates on every report.
 PERIOD_S = 0.5
 
 
