@@ -221,7 +221,7 @@ def run_all(cases, a, tools, work, out=None):
                       "(%.0f s)" % (row["frames_intact"], row["frames_sent"],
                                     100 * row["net_loss"], 100 * row["residual_loss"],
                                     row["recovered"], 100 * row["overhead"],
-                                    ", TCP %.2f Mbit/s" % row["tcp_mbps"] if tcp else "",
+                                    competitor_text(row) if tcp else "",
                                     time.monotonic() - t0))
             rows[(case, tcp)].append(row)
             if out:
@@ -292,6 +292,16 @@ def criterion(rows, recommended):
             out.append(("%s, no TCP: loss after repair %.2f %% (0)" % (case, 100 * loss),
                         loss == 0))
     return out
+
+
+def competitor_text(row):
+    """The run's competitor for the progress line: iperf3's rate, or the web-like flows'."""
+    if row.get("tcp_mbps") not in (None, ""):
+        return ", TCP %.2f Mbit/s" % row["tcp_mbps"]
+    if row.get("web_mbps") not in (None, ""):
+        return ", web %.2f Mbit/s (%s objects, completion p50 %s ms)" % (
+            row["web_mbps"], row.get("web_objects"), row.get("web_fct_p50_ms"))
+    return ""
 
 
 def main():
