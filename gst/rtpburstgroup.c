@@ -303,8 +303,8 @@ struct _RtpBurstGroup
   gint n_members;               /* atomic: read without a lock */
   GMutex lock;                  /* what follows */
   RtpBurstTimeline *timeline;
-  GHashTable *clocks;           /* member id -> the clock it placed on */
-  gconstpointer clock;          /* theirs, when there are any */
+  GHashTable *placed;           /* ids of the members that placed a frame */
+  gconstpointer clock;          /* the clock they all placed on */
 };
 
 static GMutex registry_lock;
@@ -332,7 +332,7 @@ rtp_burst_group_join (const gchar * name, guint * member)
     group->name = g_strdup (name);
     g_mutex_init (&group->lock);
     group->timeline = rtp_burst_timeline_new ();
-    group->clocks = g_hash_table_new (NULL, NULL);
+    group->placed = g_hash_table_new (NULL, NULL);
     g_hash_table_insert (registry, group->name, group);
   }
   group->refs++;
@@ -351,7 +351,7 @@ rtp_burst_group_leave (RtpBurstGroup * group, guint member)
   RTP_BURST_MUTEX_LOCK (&registry_lock);
   RTP_BURST_MUTEX_LOCK (&group->lock);
   rtp_burst_timeline_remove_member (group->timeline, member);
-  g_hash_table_remove (group->clocks, GUINT_TO_POINTER (member));
+  g_hash_table_remove (group->placed, GUINT_TO_POINTER (member));
   g_atomic_int_set (&group->n_members,
       rtp_burst_timeline_n_members (group->timeline));
   RTP_BURST_MUTEX_UNLOCK (&group->lock);
@@ -360,7 +360,7 @@ rtp_burst_group_leave (RtpBurstGroup * group, guint member)
     if (g_hash_table_size (registry) == 0)
       g_clear_pointer (&registry, g_hash_table_unref);
     rtp_burst_timeline_free (group->timeline);
-    g_hash_table_unref (group->clocks);
+    g_hash_table_unref (group->placed);
     TSAN_DESTROY (&group->lock);
     g_mutex_clear (&group->lock);
     g_free (group->name);
@@ -399,17 +399,18 @@ rtp_burst_group_try_place (RtpBurstGroup * group, guint member,
     gconstpointer clock, RtpBurstPlan * plan, RtpBurstPlacement * out)
 {
   RtpBurstGroupResult res = RTP_BURST_GROUP_PLACED;
+  gpointer id = GUINT_TO_POINTER (member);
+  guint others;
 
   if (!rtp_burst_mutex_trylock (&group->lock))
     return RTP_BURST_GROUP_BUSY;
-  if (g_hash_table_size (group->clocks) > 0 && group->clock != clock &&
-      !(g_hash_table_size (group->clocks) == 1 &&
-          g_hash_table_contains (group->clocks, GUINT_TO_POINTER (member)))) {
+  others = g_hash_table_size (group->placed) -
+      (g_hash_table_contains (group->placed, id) ? 1 : 0);
+  if (others > 0 && group->clock != clock) {
     res = RTP_BURST_GROUP_OTHER_CLOCK;
   } else {
     /* the first to place, or the only one that did, sets the clock */
-    g_hash_table_insert (group->clocks, GUINT_TO_POINTER (member),
-        (gpointer) clock);
+    g_hash_table_add (group->placed, id);
     group->clock = clock;
     rtp_burst_timeline_place (group->timeline, member, plan, out);
   }
