@@ -61,9 +61,10 @@ def catch_up_frames(row):
 def host_interfered(mode, tcp, row):
     if float(row.get("cpu_steal") or 0) > MAX_STEAL:
         return "the hypervisor took %.0f %% of the CPU" % (100 * float(row["cpu_steal"]))
-    if mode == "paced" and tcp == 0 and float(row.get("rtp_loss") or 0) > 0 \
-            and catch_up_frames(row) > 0:
-        return "the element had to catch up %d frames" % catch_up_frames(row)
+    if mode == "paced" and tcp == 0 and float(row.get("rtp_loss") or 0) > 0:
+        n = catch_up_frames(row)
+        if n > 0:
+            return "the element had to catch up %d frames" % n
     return None
 
 
