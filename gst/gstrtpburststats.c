@@ -269,3 +269,81 @@ gst_rtp_burst_stats_set_string (GstStructure * s, GstRtpBurstStat stat,
 {
   set (s, stat, G_TYPE_STRING, G_TYPE_STRING, value, NULL);
 }
+
+#define SET_U64(id, v) gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_##id, v)
+#define SET_UINT(id, v) gst_rtp_burst_stats_set_uint (s, GST_RTP_BURST_STAT_##id, v)
+
+/**
+ * gst_rtp_burst_stats_from_stream:
+ *
+ * The stats structure of an element: its stream's (rtpburststream.h) and
+ * its own counters.  The payloader's fields are added by the caller.
+ */
+GstStructure *
+gst_rtp_burst_stats_from_stream (const RtpBurstStreamStats * st,
+    guint64 invalid_packets, gint realtime_priority)
+{
+  GstStructure *s = gst_rtp_burst_stats_new ();
+  const RtpBurstMeterReport *meter = &st->meter;
+
+  SET_U64 (FRAMES, st->frames);
+  SET_U64 (PACKETS, st->packets);
+  SET_U64 (BYTES, st->bytes);
+  SET_U64 (SLOTS, st->slots);
+  SET_U64 (FRAME_PERIOD, st->period);
+  gst_rtp_burst_stats_set_string (s, GST_RTP_BURST_STAT_FRAME_PERIOD_SOURCE,
+      rtp_burst_period_source_name (st->period_source));
+  SET_UINT (PAYLOAD_SIZE, st->payload_size);
+  SET_U64 (SLOT_DURATION, st->slot_duration);
+  SET_UINT (EFFECTIVE_BURST_SIZE, st->burst_size);
+  SET_U64 (MIN_SLOT_DURATION, st->min_slot_duration);
+  SET_U64 (UNPACED_FRAMES, st->unpaced_frames);
+  SET_U64 (CATCH_UP_FRAMES, st->catch_up_frames);
+  SET_U64 (TIMEOUT_FRAMES, st->timeout_frames);
+  SET_U64 (LATE_SLOTS, st->late_slots);
+  SET_U64 (MAX_LATENESS, st->max_lateness);
+  SET_U64 (INVALID_PACKETS, invalid_packets);
+  SET_U64 (FLUSHED_PACKETS, st->flushed_packets);
+  SET_UINT (QUEUED_PACKETS, st->queued_packets);
+  SET_UINT (QUEUED_FRAMES, st->queued_frames);
+  SET_U64 (MAX_RATE, st->max_rate);
+  SET_U64 (MEAN_RATE, st->mean_rate);
+  SET_U64 (SPREAD_FRAMES, st->spread_frames);
+  SET_U64 (COMPRESSED_FRAMES, st->compressed_frames);
+  SET_U64 (MAX_BACKLOG, st->max_backlog);
+  SET_U64 (DROPPED_FRAMES, st->dropped_frames);
+  SET_U64 (DROPPED_PACKETS, st->dropped_packets);
+  SET_U64 (KEY_UNIT_REQUESTS, st->key_unit_requests);
+  gst_rtp_burst_stats_set_int (s, GST_RTP_BURST_STAT_REALTIME_PRIORITY,
+      realtime_priority);
+  SET_U64 (SINK_LATENCY, st->sink_latency);
+  SET_U64 (HELD_SLOTS, st->held_slots);
+  SET_U64 (MARGIN, st->margin);
+  SET_U64 (MARGIN_FRAMES, st->margin_frames);
+  SET_UINT (GROUP_MEMBERS, st->group_members);
+  SET_U64 (GROUP_FRAMES, st->group_frames);
+  SET_U64 (GROUP_SHARED_SLOTS, st->group_shared_slots);
+  SET_U64 (GROUP_PHASE, st->group_phase);
+  SET_U64 (GROUP_GAP, st->group_gap);
+  SET_U64 (GROUP_BUSY, st->group_busy);
+  SET_U64 (GROUP_OTHER_CLOCK, st->group_other_clock);
+  SET_U64 (REPAIR_PACKETS, st->repair_packets);
+  SET_U64 (REPAIR_BYTES, st->repair_bytes);
+  SET_U64 (REPAIR_OVERRUNS, st->repair_overruns);
+  SET_U64 (REPAIR_MAX_DELAY, st->repair_max_delay);
+  SET_UINT (REPAIR_QUEUED, st->repair_queued);
+  SET_U64 (PEAK_RATE_1MS, meter->peak_rate_1ms);
+  SET_U64 (PEAK_RATE_10MS, meter->peak_rate_10ms);
+  SET_U64 (RELEASE_ERROR_P50, meter->error_p50);
+  SET_U64 (RELEASE_ERROR_P99, meter->error_p99);
+  SET_U64 (RELEASE_ERROR_MAX, meter->error_max);
+  SET_U64 (GAP_P1, meter->gap_p1);
+  SET_U64 (GAP_P50, meter->gap_p50);
+  SET_U64 (GAP_P99, meter->gap_p99);
+  SET_U64 (FRAMES_OVER_PERIOD, meter->late_frames);
+  SET_UINT (MAX_FRAME_END, meter->max_frame_end_permille);
+  return s;
+}
+
+#undef SET_U64
+#undef SET_UINT

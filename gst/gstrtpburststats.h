@@ -30,6 +30,8 @@
 
 #include <gst/gst.h>
 
+#include "rtpburststream.h"
+
 G_BEGIN_DECLS
 
 #define GST_RTP_BURST_STATS_NAME "application/x-rtp-burst-pace-stats"
@@ -121,6 +123,11 @@ void     gst_rtp_burst_stats_set_int    (GstStructure * s, GstRtpBurstStat stat,
                                          gint value);
 void     gst_rtp_burst_stats_set_string (GstStructure * s, GstRtpBurstStat stat,
                                          const gchar * value);
+
+/* The stats of @stream, with the element's own counters. */
+GstStructure *gst_rtp_burst_stats_from_stream (const RtpBurstStreamStats *
+                                         stream, guint64 invalid_packets,
+                                         gint realtime_priority);
 
 G_END_DECLS
 

@@ -192,3 +192,16 @@ gst_rtp_burst_wait_unschedule_locked (GstRtpBurstWait * wait)
     g_cond_broadcast (wait->cond);
   }
 }
+
+/**
+ * gst_rtp_burst_wait_unschedule_close_locked:
+ *
+ * Ends the task's wait if it is an open frame's timeout (the frame is
+ * complete now).
+ */
+void
+gst_rtp_burst_wait_unschedule_close_locked (GstRtpBurstWait * wait)
+{
+  if (wait->for_close)
+    gst_rtp_burst_wait_unschedule_locked (wait);
+}

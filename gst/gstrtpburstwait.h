@@ -30,7 +30,8 @@
  * (a network or audio clock, GstTestClock) it is a GstClockID.
  *
  * Every function here is called with the element's lock held; the waits
- * release and retake it.
+ * release and retake it.  @cond is the task's own: nothing else waits on it
+ * while the task is in a clock wait.
  */
 
 #ifndef __GST_RTP_BURST_WAIT_H__
@@ -62,6 +63,7 @@ GstClockReturn gst_rtp_burst_wait_until_locked (GstRtpBurstWait * wait,
     GstClock * clock, GstClockTime target, gboolean for_close,
     GstClockTime * now);
 void gst_rtp_burst_wait_unschedule_locked (GstRtpBurstWait * wait);
+void gst_rtp_burst_wait_unschedule_close_locked (GstRtpBurstWait * wait);
 
 G_END_DECLS
 

@@ -1,0 +1,97 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/*
+ * The element's properties: their ids, defaults and specifications (with
+ * the documentation gst-inspect-1.0 and docs/reference.md show), and the
+ * ones that shape the schedule, kept in an RtpBurstStreamConfig.
+ * Private to the plugin.
+ */
+
+#ifndef __GST_RTP_BURST_PROPS_H__
+#define __GST_RTP_BURST_PROPS_H__
+
+#include <gst/gst.h>
+
+#include "gstrtpburstpaycompat.h"
+#include "rtpburststream.h"
+
+G_BEGIN_DECLS
+
+#define DEFAULT_BURST_SIZE    1
+#define DEFAULT_DUTY          0.9
+#define DEFAULT_SLOT_JITTER   0.01
+#define DEFAULT_SEED          0
+#define DEFAULT_FRAME_PERIOD  0
+#define DEFAULT_PAYLOAD_SIZE  0
+#define DEFAULT_MIN_SLOT_DURATION 0
+#define DEFAULT_SYNC_UPSTREAM_LATENCY FALSE
+#define DEFAULT_MAX_RATE      0
+#define DEFAULT_MAX_RATE_FACTOR 0.0
+#define DEFAULT_MAX_LATENCY   (100 * GST_MSECOND)
+#define DEFAULT_OVERLOAD      RTP_BURST_OVERLOAD_COMPRESS
+#define DEFAULT_TIMER_SLACK   1000
+#define DEFAULT_REALTIME_PRIORITY 0
+#define DEFAULT_AUTO_MARGIN   TRUE
+#define DEFAULT_PACE_REPAIR   TRUE
+#define MAX_REALTIME_PRIORITY 99
+#define MAX_MAX_RATE          (G_GUINT64_CONSTANT (100000000000))       /* 100 Gbit/s */
+#define MAX_MAX_LATENCY       (10 * GST_SECOND)
+#define MAX_MIN_SLOT_DURATION (GST_SECOND)
+
+#define MAX_SLOT_JITTER       0.5
+#define MAX_PAYLOAD_SIZE      65535
+
+enum
+{
+  PROP_0,
+  PROP_BURST_SIZE,
+  PROP_DUTY,
+  PROP_SLOT_JITTER,
+  PROP_SEED,
+  PROP_FRAME_PERIOD,
+  PROP_PAYLOAD_SIZE,
+  PROP_MIN_SLOT_DURATION,
+  PROP_SYNC_UPSTREAM_LATENCY,
+  PROP_MAX_RATE,
+  PROP_MAX_RATE_FACTOR,
+  PROP_MAX_LATENCY,
+  PROP_OVERLOAD,
+  PROP_TIMER_SLACK,
+  PROP_REALTIME_PRIORITY,
+  PROP_AUTO_MARGIN,
+  PROP_GROUP,
+  PROP_PACE_REPAIR,
+  PROP_PAY_FIRST,               /* GST_RTP_BURST_PAY_N_PROPS of them */
+  PROP_STATS = PROP_PAY_FIRST + GST_RTP_BURST_PAY_N_PROPS,
+};
+
+void     gst_rtp_burst_pace_install_properties (GObjectClass * klass);
+
+/* The config with every property at its default. */
+void     gst_rtp_burst_config_init (RtpBurstStreamConfig * config);
+/* Sets or gets a property of the config; FALSE if @prop_id is another. */
+gboolean gst_rtp_burst_config_set  (RtpBurstStreamConfig * config,
+                                    guint prop_id, const GValue * value);
+gboolean gst_rtp_burst_config_get  (const RtpBurstStreamConfig * config,
+                                    guint prop_id, GValue * value);
+
+G_END_DECLS
+
+#endif /* __GST_RTP_BURST_PROPS_H__ */
