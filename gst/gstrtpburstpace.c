@@ -120,10 +120,10 @@
 #endif
 
 #include <gst/rtp/gstrtpbuffer.h>
-#include <gst/video/video.h>
 
 #include "gstrtpburstpace.h"
 #include "gstrtpburstlock.h"
+#include "gstrtpburstmessages.h"
 #include "gstrtpburstpaycompat.h"
 #include "gstrtpburstprops.h"
 #include "gstrtpburststats.h"
@@ -377,40 +377,10 @@ wake_upstream_locked (GstRtpBurstPace * self)
 
 /* --- helpers, called with the lock held ---------------------------------- */
 
-/* Running time now, RTP_BURST_TIME_NONE without a clock; @clock and @base
- * (optional) the clock and base time it was read on. */
-static guint64
-running_time_full (GstRtpBurstPace * self, gconstpointer * clock_out,
-    guint64 * base_out)
-{
-  GstClock *clock;
-  GstClockTime now, base;
-
-  GST_OBJECT_LOCK (self);
-  clock = GST_ELEMENT_CLOCK (self);
-  if (clock_out)
-    *clock_out = clock;         /* compared, never dereferenced */
-  if (clock == NULL) {
-    GST_OBJECT_UNLOCK (self);
-    return RTP_BURST_TIME_NONE;
-  }
-  gst_object_ref (clock);
-  base = GST_ELEMENT_CAST (self)->base_time;
-  GST_OBJECT_UNLOCK (self);
-  if (base_out)
-    *base_out = GST_CLOCK_TIME_IS_VALID (base) ? base : 0;
-
-  now = gst_clock_get_time (clock);
-  gst_object_unref (clock);
-  if (!GST_CLOCK_TIME_IS_VALID (now) || now < base)
-    return RTP_BURST_TIME_NONE;
-  return now - base;
-}
-
 static guint64
 running_time_now (GstRtpBurstPace * self)
 {
-  return running_time_full (self, NULL, NULL);
+  return gst_rtp_burst_running_time (GST_ELEMENT_CAST (self), NULL, NULL);
 }
 
 /* A downstream flow that ends the stream with an error: posted once, by
@@ -518,13 +488,14 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
   return GST_FLOW_OK;
 }
 
-/* Posts what was noted under the lock.  Call without the lock. */
+/* Posts what was noted under the lock (gstrtpburstmessages.h).  Call
+ * without the lock. */
 static void
 post_pending_messages (GstRtpBurstPace * self)
 {
+  GstElement *element = GST_ELEMENT_CAST (self);
   RtpBurstStreamNotices notices;
   gboolean invalid, rt_warning;
-  GstStructure *dropped = NULL;
   guint64 n_invalid;
   gint rt_priority, rt_error;
   gchar *group = NULL, *refused_group;
@@ -541,54 +512,18 @@ post_pending_messages (GstRtpBurstPace * self)
       &rt_priority, &rt_error);
   UNLOCK (self);
 
-  if (notices.dropped) {
-    const RtpBurstDrop *d = &notices.drop;
-
-    GST_INFO_OBJECT (self, "dropped frame %u of %u packets: its last slot "
-        "would be %" GST_TIME_FORMAT " after it was due", d->rtptime,
-        d->packets, GST_TIME_ARGS (d->backlog));
-    dropped = gst_structure_new ("rtpburstpace-frame-dropped",
-        "rtptime", G_TYPE_UINT, d->rtptime,
-        "packets", G_TYPE_UINT, d->packets,
-        "bytes", G_TYPE_UINT64, d->bytes,
-        "backlog", G_TYPE_UINT64, d->backlog,
-        "max-latency", G_TYPE_UINT64, d->max_latency,
-        "dropped-frames", G_TYPE_UINT64, d->dropped_frames, NULL);
-    gst_element_post_message (GST_ELEMENT_CAST (self),
-        gst_message_new_element (GST_OBJECT_CAST (self), dropped));
-    /* the decoder lost its reference: ask the encoder for a key unit */
-    gst_pad_push_event (self->sinkpad,
-        gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
-            TRUE, 0));
-  }
-
+  if (notices.dropped)
+    gst_rtp_burst_post_frame_dropped (element, self->sinkpad, &notices.drop);
   if (invalid)
-    GST_ELEMENT_WARNING (self, STREAM, DECODE,
-        ("Dropping packets that are not valid RTP."),
-        ("%" G_GUINT64_FORMAT " invalid packets so far (see the "
-            "invalid-packets field of the stats property)", n_invalid));
+    gst_rtp_burst_warn_invalid (element, n_invalid);
   if (notices.period_unknown)
-    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
-        ("Cannot derive the frame period; frames are passed unpaced."),
-        ("The caps have no a-framerate, the RTP timestamps do not advance "
-            "and frame arrivals cannot be timed. Set the frame-period "
-            "property."));
+    gst_rtp_burst_warn_no_period (element);
   if (rt_warning)
-    gst_rtp_burst_thread_post_warning (GST_ELEMENT_CAST (self), rt_priority,
-        rt_error);
+    gst_rtp_burst_thread_post_warning (element, rt_priority, rt_error);
   if (notices.other_clock)
-    GST_ELEMENT_WARNING (self, CORE, CLOCK,
-        ("The other members of group \"%s\" run on another clock: this "
-            "stream's slots are not placed between theirs.", group),
-        ("Members of a group place their slots in clock time, so they must "
-            "share a clock (gst_pipeline_use_clock ()); see the group-other-"
-            "clock field of the stats property."));
+    gst_rtp_burst_warn_other_clock (element, group);
   if (refused_group)
-    GST_ELEMENT_WARNING (self, CORE, STATE_CHANGE,
-        ("The group cannot change while PAUSED or PLAYING."),
-        ("group \"%s\" was not taken; the element stays in the group it "
-            "joined (the group property says which). Set it in NULL or "
-            "READY.", refused_group));
+    gst_rtp_burst_warn_refused_group (element, refused_group);
   g_free (group);
   g_free (refused_group);
 }
@@ -877,37 +812,6 @@ gst_rtp_burst_pace_src_event (GstPad * pad, GstObject * parent,
 
 /* --- the source pad task ------------------------------------------------- */
 
-/* Waits on the pipeline clock until running time @rt (gstrtpburstwait.h),
- * with the lock released meanwhile.  Returns the clock's answer; *now is
- * the running time when the wait ended. */
-static GstClockReturn
-wait_until_locked (GstRtpBurstPace * self, guint64 rt, gboolean for_close,
-    guint64 * now)
-{
-  GstClock *clock;
-  GstClockTime base, target, clock_now;
-  GstClockReturn ret;
-
-  GST_OBJECT_LOCK (self);
-  clock = GST_ELEMENT_CLOCK (self);
-  if (clock == NULL) {
-    GST_OBJECT_UNLOCK (self);
-    *now = RTP_BURST_TIME_NONE;
-    return GST_CLOCK_BADTIME;
-  }
-  gst_object_ref (clock);
-  base = GST_ELEMENT_CAST (self)->base_time;
-  GST_OBJECT_UNLOCK (self);
-
-  target = rtp_burst_time_add (rt, base);
-  ret = gst_rtp_burst_wait_until_locked (&self->wait, clock, target,
-      for_close, &clock_now);
-  gst_object_unref (clock);
-  *now = GST_CLOCK_TIME_IS_VALID (clock_now) && clock_now >= base ?
-      clock_now - base : RTP_BURST_TIME_NONE;
-  return ret;
-}
-
 /* Asks the stream what to do next and waits as it says, until there is
  * something to push (or a frame was dropped) or the task must stop: FALSE
  * then.  The only place the task waits. */
@@ -917,7 +821,8 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next)
   RtpBurstStreamNow now;
   GstClockReturn cret;
 
-  now.now = running_time_full (self, &now.clock, &now.base_time);
+  now.now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
+      &now.clock, &now.base_time);
   for (;;) {
     gst_rtp_burst_thread_apply (&self->thread, GST_OBJECT_CAST (self),
         self->timer_slack, self->realtime_priority);
@@ -931,11 +836,12 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next)
         self->task_waiting = TRUE;
         COND_WAIT (self, task_cond);
         self->task_waiting = FALSE;
-        now.now = running_time_full (self, &now.clock, &now.base_time);
+        now.now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
+      &now.clock, &now.base_time);
         break;
       case RTP_BURST_NEXT_WAIT_UNTIL:
-        cret = wait_until_locked (self, next->time, next->for_close,
-            &now.now);
+        cret = gst_rtp_burst_wait_until_running_locked (&self->wait,
+            GST_ELEMENT_CAST (self), next->time, next->for_close, &now.now);
         /* the slot is reached unless a pause or flush cut the wait short;
          * how late the machine woke counts when it did wait */
         if (next->for_slot && cret != GST_CLOCK_UNSCHEDULED &&
@@ -944,7 +850,8 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next)
               && now.now > next->time ? now.now - next->time : 0,
               cret != GST_CLOCK_EARLY);
         if (cret == GST_CLOCK_UNSCHEDULED || cret == GST_CLOCK_BADTIME)
-          now.now = running_time_full (self, &now.clock, &now.base_time);
+          now.now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
+      &now.clock, &now.base_time);
         break;
       default:
         return TRUE;

@@ -27,6 +27,7 @@
 
 #include "gstrtpburstlock.h"
 #include "gstrtpburstwait.h"
+#include "rtpburstschedule.h"
 
 /* The longest wait that is one clock_nanosleep () without the lock. */
 #define RTP_BURST_SLEEP_MAX (2 * GST_MSECOND)
@@ -204,4 +205,78 @@ gst_rtp_burst_wait_unschedule_close_locked (GstRtpBurstWait * wait)
 {
   if (wait->for_close)
     gst_rtp_burst_wait_unschedule_locked (wait);
+}
+
+/**
+ * gst_rtp_burst_running_time:
+ * @clock: (out) (optional): the clock it was read on, to be compared only
+ * @base_time: (out) (optional): @element's base time
+ *
+ * Returns: the running time of @element now, RTP_BURST_TIME_NONE without a
+ *   clock.
+ */
+guint64
+gst_rtp_burst_running_time (GstElement * element, gconstpointer * clock_out,
+    guint64 * base_out)
+{
+  GstClock *clock;
+  GstClockTime now, base;
+
+  GST_OBJECT_LOCK (element);
+  clock = GST_ELEMENT_CLOCK (element);
+  if (clock_out)
+    *clock_out = clock;
+  if (clock == NULL) {
+    GST_OBJECT_UNLOCK (element);
+    return RTP_BURST_TIME_NONE;
+  }
+  gst_object_ref (clock);
+  base = element->base_time;
+  GST_OBJECT_UNLOCK (element);
+  if (base_out)
+    *base_out = GST_CLOCK_TIME_IS_VALID (base) ? base : 0;
+
+  now = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  if (!GST_CLOCK_TIME_IS_VALID (now) || now < base)
+    return RTP_BURST_TIME_NONE;
+  return now - base;
+}
+
+/**
+ * gst_rtp_burst_wait_until_running_locked:
+ * @running_time: when to wake, in running time of @element
+ * @now: (out): the running time when the wait ended, RTP_BURST_TIME_NONE
+ *   if unknown
+ *
+ * gst_rtp_burst_wait_until_locked () on @element's clock.
+ *
+ * Returns: the clock's answer; GST_CLOCK_BADTIME without a clock.
+ */
+GstClockReturn
+gst_rtp_burst_wait_until_running_locked (GstRtpBurstWait * wait,
+    GstElement * element, guint64 running_time, gboolean for_close,
+    guint64 * now)
+{
+  GstClock *clock;
+  GstClockTime base, clock_now;
+  GstClockReturn ret;
+
+  GST_OBJECT_LOCK (element);
+  clock = GST_ELEMENT_CLOCK (element);
+  if (clock == NULL) {
+    GST_OBJECT_UNLOCK (element);
+    *now = RTP_BURST_TIME_NONE;
+    return GST_CLOCK_BADTIME;
+  }
+  gst_object_ref (clock);
+  base = element->base_time;
+  GST_OBJECT_UNLOCK (element);
+
+  ret = gst_rtp_burst_wait_until_locked (wait, clock,
+      rtp_burst_time_add (running_time, base), for_close, &clock_now);
+  gst_object_unref (clock);
+  *now = GST_CLOCK_TIME_IS_VALID (clock_now) && clock_now >= base ?
+      clock_now - base : RTP_BURST_TIME_NONE;
+  return ret;
 }

@@ -65,6 +65,13 @@ GstClockReturn gst_rtp_burst_wait_until_locked (GstRtpBurstWait * wait,
 void gst_rtp_burst_wait_unschedule_locked (GstRtpBurstWait * wait);
 void gst_rtp_burst_wait_unschedule_close_locked (GstRtpBurstWait * wait);
 
+/* In running time of @element: its clock's time minus its base time. */
+guint64 gst_rtp_burst_running_time (GstElement * element,
+    gconstpointer * clock, guint64 * base_time);
+GstClockReturn gst_rtp_burst_wait_until_running_locked (GstRtpBurstWait * wait,
+    GstElement * element, guint64 running_time, gboolean for_close,
+    guint64 * now);
+
 G_END_DECLS
 
 #endif /* __GST_RTP_BURST_WAIT_H__ */

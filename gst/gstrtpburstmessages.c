@@ -1,0 +1,95 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/video/video.h>
+
+#include "gstrtpburstmessages.h"
+
+GST_DEBUG_CATEGORY_EXTERN (rtp_burst_pace_debug);
+#define GST_CAT_DEFAULT rtp_burst_pace_debug
+
+/* The rate cap dropped a whole frame (overload=drop): an element message
+ * rtpburstpace-frame-dropped, and, since the decoder lost its reference, a
+ * request upstream for a key unit. */
+void
+gst_rtp_burst_post_frame_dropped (GstElement * element, GstPad * sinkpad,
+    const RtpBurstDrop * d)
+{
+  GstStructure *s;
+
+  GST_INFO_OBJECT (element, "dropped frame %u of %u packets: its last slot "
+      "would be %" GST_TIME_FORMAT " after it was due", d->rtptime,
+      d->packets, GST_TIME_ARGS (d->backlog));
+  s = gst_structure_new ("rtpburstpace-frame-dropped",
+      "rtptime", G_TYPE_UINT, d->rtptime,
+      "packets", G_TYPE_UINT, d->packets,
+      "bytes", G_TYPE_UINT64, d->bytes,
+      "backlog", G_TYPE_UINT64, d->backlog,
+      "max-latency", G_TYPE_UINT64, d->max_latency,
+      "dropped-frames", G_TYPE_UINT64, d->dropped_frames, NULL);
+  gst_element_post_message (element,
+      gst_message_new_element (GST_OBJECT_CAST (element), s));
+  gst_pad_push_event (sinkpad,
+      gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+          TRUE, 0));
+}
+
+void
+gst_rtp_burst_warn_invalid (GstElement * element, guint64 n_invalid)
+{
+  GST_ELEMENT_WARNING (element, STREAM, DECODE,
+      ("Dropping packets that are not valid RTP."),
+      ("%" G_GUINT64_FORMAT " invalid packets so far (see the "
+          "invalid-packets field of the stats property)", n_invalid));
+}
+
+void
+gst_rtp_burst_warn_no_period (GstElement * element)
+{
+  GST_ELEMENT_WARNING (element, STREAM, FORMAT,
+      ("Cannot derive the frame period; frames are passed unpaced."),
+      ("The caps have no a-framerate, the RTP timestamps do not advance "
+          "and frame arrivals cannot be timed. Set the frame-period "
+          "property."));
+}
+
+void
+gst_rtp_burst_warn_other_clock (GstElement * element, const gchar * group)
+{
+  GST_ELEMENT_WARNING (element, CORE, CLOCK,
+      ("The other members of group \"%s\" run on another clock: this "
+          "stream's slots are not placed between theirs.", group),
+      ("Members of a group place their slots in clock time, so they must "
+          "share a clock (gst_pipeline_use_clock ()); see the group-other-"
+          "clock field of the stats property."));
+}
+
+void
+gst_rtp_burst_warn_refused_group (GstElement * element, const gchar * group)
+{
+  GST_ELEMENT_WARNING (element, CORE, STATE_CHANGE,
+      ("The group cannot change while PAUSED or PLAYING."),
+      ("group \"%s\" was not taken; the element stays in the group it "
+          "joined (the group property says which). Set it in NULL or "
+          "READY.", group));
+}

@@ -1,0 +1,457 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* Unit tests of rtpburststream.c: what one stream says to do next, with
+ * exact times, and how it counts. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+
+#include "rtpburststream.h"
+
+#define MS (G_GUINT64_CONSTANT (1000000))
+#define NONE RTP_BURST_TIME_NONE
+#define PERIOD (40 * MS)
+#define SIZE 1000
+#define MEDIA_PT 96
+#define REPAIR_PT 97
+
+/* A packet: its id; every packet is SIZE bytes. */
+static guint n_freed;
+
+static void
+free_item (gpointer data)
+{
+  n_freed++;
+  g_free (data);
+}
+
+static guint
+packet_size (gconstpointer packet)
+{
+  return SIZE;
+}
+
+static gpointer
+new_id (guint id)
+{
+  guint *p = g_new (guint, 1);
+
+  *p = id;
+  return p;
+}
+
+typedef struct
+{
+  RtpBurstStreamConfig config;
+  RtpBurstStream *s;
+  RtpBurstStreamNow now;
+} Fixture;
+
+/* A stream of a known period, no slot jitter, the whole duty·ΔT: 36 ms. */
+static void
+setup (Fixture * f)
+{
+  memset (f, 0, sizeof (*f));
+  n_freed = 0;
+  f->config.burst_size = 1;
+  f->config.duty = 0.9;
+  f->config.slot_jitter = 0.0;
+  f->config.seed = 1;
+  f->config.frame_period = PERIOD;
+  f->config.max_latency = 100 * MS;
+  f->config.auto_margin = FALSE;
+  f->config.pace_repair = TRUE;
+  f->s = rtp_burst_stream_new (&f->config, free_item, packet_size, free_item);
+  rtp_burst_stream_start (f->s, NULL);
+  rtp_burst_stream_config_changed (f->s);
+  f->now.now = 0;
+  f->now.playing = TRUE;
+}
+
+static void
+teardown (Fixture * f)
+{
+  rtp_burst_stream_stop (f->s);
+  rtp_burst_stream_free (f->s);
+}
+
+/* Adds a frame of @n packets with ids from @id, all arriving at @arrival. */
+static void
+add_frame (Fixture * f, guint32 rtptime, guint n, guint id, guint64 arrival,
+    gboolean marker)
+{
+  RtpBurstPacketIn in;
+  RtpBurstStreamWake wake;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    fail_unless (rtp_burst_stream_admit (f->s, rtptime, marker && i == n - 1,
+            arrival, &wake));
+    in.data = new_id (id + i);
+    in.size = SIZE;
+    in.payload_len = SIZE - 12;
+    in.rtptime = rtptime;
+    in.marker = marker && i == n - 1;
+    in.sync_time = arrival;
+    in.arrival = arrival;
+    wake = rtp_burst_stream_add_packet (f->s, &in);
+    fail_unless (wake & RTP_BURST_STREAM_WAKE_DATA);
+    if (in.marker)
+      fail_unless (wake & RTP_BURST_STREAM_WAKE_CLOSED);
+  }
+}
+
+static void
+next_at (Fixture * f, guint64 now, RtpBurstNext * next)
+{
+  f->now.now = now;
+  rtp_burst_stream_next (f->s, &f->now, next);
+}
+
+/* Expects a wait for the slot at @slot (asked at @now), then the push of
+ * one packet, @id, at that slot, which returns at once. */
+static void
+expect_slot (Fixture * f, guint64 now, guint64 slot, guint id)
+{
+  RtpBurstNext next;
+  gpointer packet;
+
+  next_at (f, now, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_unless (next.for_slot);
+  fail_if (next.for_close);
+  fail_unless_equals_uint64 (next.time, slot);
+  rtp_burst_stream_woke (f->s, 0, TRUE);
+
+  next_at (f, slot, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_PUSH);
+  fail_unless_equals_int (next.n_packets, 1);
+  fail_unless_equals_uint64 (next.time, slot);
+  fail_unless_equals_uint64 (next.dts, slot);
+  fail_unless_equals_uint64 (rtp_burst_stream_take_packets (f->s, &next,
+          &packet), SIZE);
+  fail_unless_equals_int (*(guint *) packet, id);
+  free_item (packet);
+  rtp_burst_stream_push_done (f->s, slot, FALSE);
+}
+
+/* Four packets of a frame due at 0: slots Δt = 0.9 · 40 ms / 4 = 9 ms
+ * apart, each waited for, then nothing until more data. */
+GST_START_TEST (test_stream_paces_frame)
+{
+  Fixture f;
+  RtpBurstStreamStats st;
+  RtpBurstNext next;
+
+  setup (&f);
+  add_frame (&f, 0, 4, 0, 0, TRUE);
+  expect_slot (&f, 0, 0, 0);
+  expect_slot (&f, 0, 9 * MS, 1);
+  expect_slot (&f, 9 * MS, 18 * MS, 2);
+  expect_slot (&f, 18 * MS, 27 * MS, 3);
+  next_at (&f, 27 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_DATA);
+
+  rtp_burst_stream_get_stats (f.s, &st);
+  fail_unless_equals_uint64 (st.frames, 1);
+  fail_unless_equals_uint64 (st.packets, 4);
+  fail_unless_equals_uint64 (st.bytes, 4 * SIZE);
+  fail_unless_equals_uint64 (st.slots, 4);
+  fail_unless_equals_uint64 (st.slot_duration, 9 * MS);
+  fail_unless_equals_uint64 (st.period, PERIOD);
+  fail_unless_equals_uint64 (st.late_slots, 0);
+  fail_unless_equals_int (st.queued_packets, 0);
+  fail_unless_equals_int (st.queued_frames, 0);
+  fail_unless (rtp_burst_stream_is_empty (f.s));
+  teardown (&f);
+}
+
+GST_END_TEST;
+
+/* The next frame, due at 40 ms, starts its slots there; a wake-up 2 ms
+ * late is a late slot and the push says so. */
+GST_START_TEST (test_stream_second_frame_and_late_slot)
+{
+  Fixture f;
+  RtpBurstStreamStats st;
+  RtpBurstNext next;
+  gpointer packets[2];
+
+  setup (&f);
+  add_frame (&f, 0, 1, 0, 0, TRUE);
+  add_frame (&f, 3600, 2, 1, PERIOD, TRUE);
+  expect_slot (&f, 0, 0, 0);
+  expect_slot (&f, 0, PERIOD, 1);
+  /* the second slot, 18 ms later, woken 2 ms late */
+  next_at (&f, PERIOD, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_unless_equals_uint64 (next.time, PERIOD + 18 * MS);
+  rtp_burst_stream_woke (f.s, 2 * MS, TRUE);
+  next_at (&f, PERIOD + 20 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_PUSH);
+  fail_unless_equals_uint64 (next.time, PERIOD + 18 * MS);
+  rtp_burst_stream_take_packets (f.s, &next, packets);
+  free_item (packets[0]);
+  rtp_burst_stream_push_done (f.s, PERIOD + 20 * MS, FALSE);
+
+  rtp_burst_stream_get_stats (f.s, &st);
+  fail_unless_equals_uint64 (st.frames, 2);
+  fail_unless_equals_uint64 (st.late_slots, 1);
+  fail_unless_equals_uint64 (st.max_lateness, 2 * MS);
+  teardown (&f);
+}
+
+GST_END_TEST;
+
+/* Packets leave only in PLAYING; events before them leave in PAUSED too,
+ * in order. */
+GST_START_TEST (test_stream_events_and_paused)
+{
+  Fixture f;
+  RtpBurstNext next;
+  gpointer event;
+
+  setup (&f);
+  f.now.playing = FALSE;
+  rtp_burst_stream_add_event (f.s, new_id (100), 0);
+  add_frame (&f, 0, 1, 0, 0, TRUE);
+  rtp_burst_stream_add_event (f.s, new_id (101), 0);
+
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_EVENT);
+  fail_unless_equals_int (*(guint *) next.event, 100);
+  event = rtp_burst_stream_pop_event (f.s);
+  fail_unless (event == next.event);
+  free_item (event);
+
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_DATA);
+
+  f.now.playing = TRUE;
+  expect_slot (&f, 0, 0, 0);
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_EVENT);
+  fail_unless_equals_int (*(guint *) next.event, 101);
+  free_item (rtp_burst_stream_pop_event (f.s));
+  fail_unless (rtp_burst_stream_is_empty (f.s));
+  teardown (&f);
+}
+
+GST_END_TEST;
+
+/* A frame without its marker is waited for one period after its latest
+ * packet, then closed and paced. */
+GST_START_TEST (test_stream_open_frame_timeout)
+{
+  Fixture f;
+  RtpBurstStreamStats st;
+  RtpBurstNext next;
+
+  setup (&f);
+  add_frame (&f, 0, 2, 0, 0, FALSE);
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_unless (next.for_close);
+  fail_unless_equals_uint64 (next.time, PERIOD);
+  /* asked again before then, it still waits for the same time */
+  next_at (&f, 10 * MS, &next);
+  fail_unless_equals_uint64 (next.time, PERIOD);
+
+  next_at (&f, PERIOD, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_unless (next.for_slot);
+  rtp_burst_stream_get_stats (f.s, &st);
+  fail_unless_equals_uint64 (st.timeout_frames, 1);
+  fail_unless_equals_int (st.queued_frames, 1);
+  teardown (&f);
+}
+
+GST_END_TEST;
+
+/* RTP_BURST_STREAM_MAX_FRAMES closed frames: a packet of a new frame has
+ * to wait; a packet of the open frame does not. */
+GST_START_TEST (test_stream_room)
+{
+  Fixture f;
+  RtpBurstStreamWake wake;
+  guint i;
+
+  setup (&f);
+  for (i = 0; i < RTP_BURST_STREAM_MAX_FRAMES; i++)
+    add_frame (&f, i * 3600, 1, i, i * PERIOD, TRUE);
+  fail_if (rtp_burst_stream_has_room (f.s));
+  fail_if (rtp_burst_stream_admit (f.s, 100 * 3600, FALSE, 0, &wake));
+  fail_unless_equals_uint64 (rtp_burst_stream_room (f.s),
+      RTP_BURST_STREAM_MAX_FRAMES * PERIOD);
+
+  expect_slot (&f, 0, 0, 0);
+  fail_unless (rtp_burst_stream_has_room (f.s));
+  teardown (&f);
+  fail_unless_equals_int (n_freed, RTP_BURST_STREAM_MAX_FRAMES);
+}
+
+GST_END_TEST;
+
+/* A lone repair packet leaves half way between two media slots, and
+ * before the media's next one. */
+GST_START_TEST (test_stream_repair_between_slots)
+{
+  Fixture f;
+  RtpBurstStreamStats st;
+  RtpBurstNext next;
+  RtpBurstStreamWake wake;
+  gpointer packet;
+  guint size;
+
+  setup (&f);
+  rtp_burst_stream_set_caps (f.s, 0, 90000, MEDIA_PT);
+  fail_unless (rtp_burst_stream_is_repair (f.s, REPAIR_PT));
+  fail_if (rtp_burst_stream_is_repair (f.s, MEDIA_PT));
+  add_frame (&f, 0, 2, 0, 0, TRUE);
+  expect_slot (&f, 0, 0, 0);
+
+  wake = rtp_burst_stream_add_repair (f.s, new_id (50), SIZE, 1 * MS);
+  fail_unless (wake & RTP_BURST_STREAM_WAKE_CLOCK);
+  next_at (&f, 1 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_if (next.for_slot);
+  fail_unless_equals_uint64 (next.time, 9 * MS);
+  next_at (&f, 9 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_REPAIR);
+  fail_unless_equals_uint64 (next.time, 9 * MS);
+  fail_unless_equals_uint64 (next.dts, 9 * MS);
+  packet = rtp_burst_stream_take_repair (f.s, &next, 9 * MS, &size);
+  fail_unless_equals_int (*(guint *) packet, 50);
+  fail_unless_equals_int (size, SIZE);
+  free_item (packet);
+  rtp_burst_stream_push_done (f.s, NONE, FALSE);
+
+  expect_slot (&f, 9 * MS, 18 * MS, 1);
+  rtp_burst_stream_get_stats (f.s, &st);
+  fail_unless_equals_uint64 (st.repair_packets, 1);
+  fail_unless_equals_uint64 (st.packets, 2);
+  teardown (&f);
+}
+
+GST_END_TEST;
+
+/* Without a period frames leave as they come, with their own DTS. */
+GST_START_TEST (test_stream_unpaced_without_period)
+{
+  Fixture f;
+  RtpBurstStreamStats st;
+  RtpBurstNext next;
+  gpointer packets[2];
+
+  setup (&f);
+  f.config.frame_period = 0;
+  rtp_burst_stream_config_changed (f.s);
+  add_frame (&f, 0, 2, 0, 0, FALSE);
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_PUSH);
+  fail_unless_equals_int (next.n_packets, 2);
+  fail_unless_equals_uint64 (next.time, NONE);
+  fail_unless_equals_uint64 (next.dts, NONE);
+  rtp_burst_stream_take_packets (f.s, &next, packets);
+  free_item (packets[0]);
+  free_item (packets[1]);
+  rtp_burst_stream_push_done (f.s, NONE, FALSE);
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_DATA);
+
+  rtp_burst_stream_get_stats (f.s, &st);
+  fail_unless_equals_uint64 (st.unpaced_frames, 1);
+  fail_unless_equals_uint64 (st.period, 0);
+  teardown (&f);
+}
+
+GST_END_TEST;
+
+static void
+keep_event (gpointer event, gpointer user_data)
+{
+  GPtrArray *kept = user_data;
+
+  g_ptr_array_add (kept, event);
+}
+
+/* A flush drops the frames and repair packets, counted, and hands the
+ * events over; a push a flush refused counts as flushed too. */
+GST_START_TEST (test_stream_flush)
+{
+  Fixture f;
+  RtpBurstStreamStats st;
+  RtpBurstNext next;
+  GPtrArray *kept = g_ptr_array_new_with_free_func (free_item);
+  gpointer packet;
+
+  setup (&f);
+  rtp_burst_stream_set_caps (f.s, 0, 90000, MEDIA_PT);
+  add_frame (&f, 0, 3, 0, 0, TRUE);
+  next_at (&f, 0, &next);
+  rtp_burst_stream_woke (f.s, 0, FALSE);
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_PUSH);
+  rtp_burst_stream_take_packets (f.s, &next, &packet);
+  free_item (packet);
+  rtp_burst_stream_push_done (f.s, 0, TRUE);
+
+  rtp_burst_stream_add_event (f.s, new_id (100), 0);
+  rtp_burst_stream_add_repair (f.s, new_id (50), SIZE, 0);
+  rtp_burst_stream_flush (f.s, keep_event, kept);
+  fail_unless_equals_int (kept->len, 1);
+  fail_unless_equals_int (*(guint *) g_ptr_array_index (kept, 0), 100);
+  fail_unless (rtp_burst_stream_is_empty (f.s));
+
+  rtp_burst_stream_get_stats (f.s, &st);
+  fail_unless_equals_uint64 (st.flushed_packets, 1 + 2 + 1);
+  fail_unless_equals_uint64 (st.packets, 0);
+  fail_unless_equals_uint64 (st.bytes, 0);
+  fail_unless_equals_int (st.queued_packets, 0);
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_DATA);
+  g_ptr_array_unref (kept);
+  teardown (&f);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpburststream_suite (void)
+{
+  Suite *s = suite_create ("rtpburststream");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_stream_paces_frame);
+  tcase_add_test (tc, test_stream_second_frame_and_late_slot);
+  tcase_add_test (tc, test_stream_events_and_paused);
+  tcase_add_test (tc, test_stream_open_frame_timeout);
+  tcase_add_test (tc, test_stream_room);
+  tcase_add_test (tc, test_stream_repair_between_slots);
+  tcase_add_test (tc, test_stream_unpaced_without_period);
+  tcase_add_test (tc, test_stream_flush);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpburststream);
