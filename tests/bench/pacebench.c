@@ -643,15 +643,15 @@ stats_u64 (GstStructure * s, const gchar * field)
  *   ready_i = arrival of the frame's last packet at the element's sink pad
  *             (marker bit; without marker: arrival of the next frame)
  *   t0_i, span_i from the element's own rule, rtp_burst_plan_start ()
- *             (gst/rtpburstschedule.c), for a task that is on time:
- *   due_i   = max (sync_i, ready_i)
- *   t0_i    = max (due_i, end_{i-1})
+ *             (gst/rtpburstschedule.c), for a task that is on time (it
+ *             reaches the frame at ready_i): t0_i is when the frame is due
+ *             and the previous frame's slots have ended
  *   nom_i   = duty*dT, or with auto-margin the span the element's margin
  *             unit gives (gst/rtpburstmargin.c, replayed here with each
  *             frame's measured end and last slot on time)
- *   span_i  = nom_i - min (t0_i - due_i, nom_i/2)           (catch-up)
- *   end_i   = t0_i + span_i
- *   sched(slot j of k_i) = t0_i + floor (span_i * j / k_i)
+ *             and the span shortened by how late that is (catch-up)
+ *   sched(slot j of k_i) from the element's slot grid,
+ *             rtp_burst_plan_slot_offset ()
  *
  * dT is the element's stats frame-period, duty its property, k_i the number
  * of pushes (buffers or buffer lists) the element made for frame i: one push
@@ -667,6 +667,19 @@ typedef struct
   gboolean complete;
 } FrameSched;
 
+/* Slot @j of a frame of @slots pushes spread over @span from @t0: the
+ * element's own grid (rtp_burst_plan_slot_offset), one push per slot. */
+static GstClockTime
+slot_time (GstClockTime t0, GstClockTime span, guint slots, guint packets,
+    guint j)
+{
+  RtpBurstPlan plan;
+
+  rtp_burst_plan_init (&plan, t0, span, span, packets, slots,
+      (packets + slots - 1) / MAX (slots, 1), 0.0);
+  return t0 + rtp_burst_plan_slot_offset (&plan, j);
+}
+
 /* Gives the margin unit the frame as the element's task saw it: when its
  * last slot left after its start, and the offset of its last slot that
  * left at most RTP_BURST_LATE_THRESHOLD after its time before the late
@@ -680,9 +693,9 @@ replay_margin (RtpBurstMargin * margin, Recorder * rec, FrameSched * f,
 
   for (j = 0; j < f->slots; j++) {
     PushRec *p = recvec_get (&rec->pushes, f->first_push + j);
-    guint64 offset = gst_util_uint64_scale_int (f->span, j, f->slots);
+    guint64 sched = slot_time (f->t0, f->span, f->slots, f->packets_out, j);
+    guint64 offset = sched - f->t0;
     guint64 actual = p->t - base;
-    guint64 sched = f->t0 + offset;
 
     if (j == 0 || actual <= sched + RTP_BURST_LATE_THRESHOLD)
       on_time = offset;
@@ -751,7 +764,6 @@ analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
   for (fi = 0; fi < nf; fi++) {
     FrameRec *f = recvec_get (&rec->frames, fi);
     GstClockTime ts = GST_CLOCK_TIME_IS_VALID (f->dts) ? f->dts : f->pts;
-    GstClockTime due;
     RtpBurstStart start;
 
     fs[fi].sync = GST_CLOCK_TIME_NONE;
@@ -774,15 +786,10 @@ analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
     fs[fi].nom = R->auto_margin && fs[fi].slots > 0 ?
         rtp_burst_margin_span (R->period_ns, R->duty, margin.margin,
         fs[fi].slots, NULL) : span_nom;
-    /* the element's rule (rtp_burst_plan_start), for a task that gets to
-     * the frame on time: when it is due and complete and the previous
-     * frame's slots have ended (GST_CLOCK_TIME_NONE is RTP_BURST_TIME_NONE) */
-    due = fs[fi].ready;
-    if (GST_CLOCK_TIME_IS_VALID (fs[fi].sync) && fs[fi].sync > due)
-      due = fs[fi].sync;
-    if (GST_CLOCK_TIME_IS_VALID (end_prev) && end_prev > due)
-      due = end_prev;
-    rtp_burst_plan_start (fs[fi].sync, fs[fi].ready, due,
+    /* the element's rule (rtp_burst_plan_start) for a task that gets to
+     * the frame as soon as it is complete (GST_CLOCK_TIME_NONE is
+     * RTP_BURST_TIME_NONE) */
+    rtp_burst_plan_start (fs[fi].sync, fs[fi].ready, fs[fi].ready,
         end_prev, fs[fi].nom, &start);
     if (start.catch_up)
       R->catchup_frames_rebuilt++;
@@ -847,14 +854,14 @@ analyse (ScenarioResult * R, Recorder * rec, RunResult * run, FILE * dump)
       for (j = 1; j < fs[fi].slots; j++) {
         PushRec *p = recvec_get (&rec->pushes, fs[fi].first_push + j);
 
-        own_err[n_own++] = (gint64) (p->t - base) - (gint64) (t0e +
-            gst_util_uint64_scale_int (sp, j, fs[fi].slots));
+        own_err[n_own++] = (gint64) (p->t - base) - (gint64) slot_time (t0e,
+            sp, fs[fi].slots, fs[fi].packets_out, j);
       }
     }
     for (j = 0; j < fs[fi].slots; j++) {
       PushRec *p = recvec_get (&rec->pushes, fs[fi].first_push + j);
-      GstClockTime sched = fs[fi].t0 +
-          gst_util_uint64_scale_int (fs[fi].span, j, fs[fi].slots);
+      GstClockTime sched = slot_time (fs[fi].t0, fs[fi].span, fs[fi].slots,
+          fs[fi].packets_out, j);
       GstClockTime actual = p->t - base;
       gint64 e = (gint64) actual - (gint64) sched;
       guint k;
