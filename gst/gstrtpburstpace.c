@@ -1284,7 +1284,7 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
       LOCK (self);
       gst_rtp_burst_pay_info_get (&self->pay_info, prop, value);
       known = prop != GST_RTP_BURST_PAY_PROP_PT ||
-          self->pay_info.have_packet || self->pay_info.caps_pt >= 0;
+          gst_rtp_burst_pay_info_knows_pt (&self->pay_info);
       UNLOCK (self);
     }
     /* pt: the payloader's until packets or caps tell */
@@ -1316,7 +1316,7 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
 
       rtp_burst_stream_get_stats (self->stream, &stats);
       s = gst_rtp_burst_stats_from_stream (&stats, self->num_invalid,
-          self->thread.rt_applied);
+          gst_rtp_burst_thread_applied_priority (&self->thread));
       gst_rtp_burst_pay_info_add_stats (&self->pay_info, s);
       g_value_take_boxed (value, s);
       break;

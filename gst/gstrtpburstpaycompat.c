@@ -305,3 +305,9 @@ gst_rtp_burst_pay_info_add_stats (const GstRtpBurstPayInfo * info,
   gst_rtp_burst_stats_set_uint64 (stats, GST_RTP_BURST_STAT_RUNNING_TIME,
       info->running_time);
 }
+
+gboolean
+gst_rtp_burst_pay_info_knows_pt (const GstRtpBurstPayInfo * info)
+{
+  return info->have_packet || info->caps_pt >= 0;
+}

@@ -70,6 +70,8 @@ void     gst_rtp_burst_pay_compat_get_upstream (GstPad * sinkpad,
                                                 GValue * value);
 
 void     gst_rtp_burst_pay_info_reset    (GstRtpBurstPayInfo * info);
+/* Whether packets or caps told the payload type. */
+gboolean gst_rtp_burst_pay_info_knows_pt (const GstRtpBurstPayInfo * info);
 void     gst_rtp_burst_pay_info_set_caps (GstRtpBurstPayInfo * info,
                                           const GstCaps * caps);
 void     gst_rtp_burst_pay_info_released (GstRtpBurstPayInfo * info,

@@ -206,3 +206,9 @@ gst_rtp_burst_thread_left (GstMessage * message, GstPad * task_pad)
   return type == GST_STREAM_STATUS_TYPE_LEAVE &&
       GST_MESSAGE_SRC (message) == GST_OBJECT_CAST (task_pad);
 }
+
+gint
+gst_rtp_burst_thread_applied_priority (const GstRtpBurstThread * thread)
+{
+  return thread->rt_applied;
+}

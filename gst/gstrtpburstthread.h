@@ -61,6 +61,8 @@ void gst_rtp_burst_thread_apply (GstRtpBurstThread * thread,
 void gst_rtp_burst_thread_restore (GstRtpBurstThread * thread,
     GstObject * owner);
 void gst_rtp_burst_thread_priority_changed (GstRtpBurstThread * thread);
+/* The SCHED_FIFO priority in force on the task's thread, 0 = none. */
+gint gst_rtp_burst_thread_applied_priority (const GstRtpBurstThread * thread);
 
 gboolean gst_rtp_burst_thread_take_warning (GstRtpBurstThread * thread,
     gint * priority, gint * error);
