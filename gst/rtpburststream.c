@@ -133,17 +133,9 @@ struct _RtpBurstStream
   gboolean notice_dropped;
   RtpBurstDrop drop;
 
-  /* counters */
-  guint64 num_frames, num_packets, num_bytes, num_slots;
-  guint64 last_slot_duration;
-  guint last_burst_size;
-  guint64 num_unpaced, num_catch_up, num_timeout_frames;
-  guint64 num_late_slots, max_lateness;
-  guint64 num_flushed;
+  /* counters, and the rest of the stats filled in when asked */
+  RtpBurstStreamStats st;
   guint64 unpaced_since_period;
-  guint64 num_spread, num_compressed, max_backlog;
-  guint64 num_dropped_frames, num_dropped_packets, num_key_unit_requests;
-  guint64 num_margin_frames;
 };
 
 static void
@@ -158,17 +150,8 @@ item_free (RtpBurstStream * s, Item * item)
 static void
 reset_counters (RtpBurstStream * s)
 {
-  s->num_frames = s->num_packets = s->num_bytes = s->num_slots = 0;
-  s->last_slot_duration = 0;
-  s->last_burst_size = 0;
-  s->num_unpaced = s->num_catch_up = s->num_timeout_frames = 0;
-  s->num_late_slots = s->max_lateness = 0;
-  s->num_flushed = 0;
+  memset (&s->st, 0, sizeof (s->st));
   s->unpaced_since_period = 0;
-  s->num_spread = s->num_compressed = s->max_backlog = 0;
-  s->num_dropped_frames = s->num_dropped_packets = 0;
-  s->num_key_unit_requests = 0;
-  s->num_margin_frames = 0;
   rtp_burst_repair_reset_stats (&s->repair);
 }
 
@@ -446,11 +429,11 @@ rtp_burst_stream_flush (RtpBurstStream * s, GFunc keep_event,
       if (keep_event)
         keep_event (g_steal_pointer (&item->event), user_data);
     } else {
-      s->num_flushed += g_queue_get_length (&item->packets);
+      s->st.flushed_packets += g_queue_get_length (&item->packets);
     }
     item_free (s, item);
   }
-  s->num_flushed += rtp_burst_repair_flush (&s->repair);
+  s->st.flushed_packets += rtp_burst_repair_flush (&s->repair);
   s->last_media_slot = RTP_BURST_TIME_NONE;
   s->last_media_bytes = 0;
   s->events_out = s->events_in;
@@ -514,7 +497,7 @@ finish_frame (RtpBurstStream * s, Item * frame)
     return;
   g_queue_pop_head (&s->items);
   s->n_closed--;
-  s->num_frames++;
+  s->st.frames++;
   if (!frame->unpaced)
     s->prev_end = rtp_burst_plan_end (&frame->plan);
   item_free (s, frame);
@@ -535,7 +518,7 @@ start_unpaced (RtpBurstStream * s, Item * frame)
 {
   frame->started = TRUE;
   frame->unpaced = TRUE;
-  s->num_unpaced++;
+  s->st.unpaced_frames++;
   if (s->period == 0 &&
       ++s->unpaced_since_period >= RTP_BURST_STREAM_PERIOD_WARN_FRAMES &&
       !s->period_warned) {
@@ -550,8 +533,8 @@ drop_frame (RtpBurstStream * s, Item * frame, guint64 backlog)
 {
   guint n = g_queue_get_length (&frame->packets);
 
-  s->num_dropped_frames++;
-  s->num_dropped_packets += n;
+  s->st.dropped_frames++;
+  s->st.dropped_packets += n;
   s->n_queued_packets -= n;
   s->notice_dropped = TRUE;
   s->drop.rtptime = frame->rtptime;
@@ -559,7 +542,7 @@ drop_frame (RtpBurstStream * s, Item * frame, guint64 backlog)
   s->drop.bytes = frame->bytes;
   s->drop.backlog = backlog;
   s->drop.max_latency = s->config->max_latency;
-  s->drop.dropped_frames = s->num_dropped_frames;
+  s->drop.dropped_frames = s->st.dropped_frames;
   g_queue_pop_head (&s->items);
   s->n_closed--;
   item_free (s, frame);
@@ -611,7 +594,7 @@ start_frame (RtpBurstStream * s, Item * frame, const RtpBurstStreamNow * now)
     span = rtp_burst_margin_span (frame->period, frame->duty,
         s->margin.margin, frame->n_slots, &shortened);
     if (shortened)
-      s->num_margin_frames++;
+      s->st.margin_frames++;
   } else {
     span = rtp_burst_span (frame->period, frame->duty);
   }
@@ -628,17 +611,17 @@ start_frame (RtpBurstStream * s, Item * frame, const RtpBurstStreamNow * now)
   }
   frame->started = TRUE;
   if (limited.spread)
-    s->num_spread++;
+    s->st.spread_frames++;
   if (limited.compressed)
-    s->num_compressed++;
-  s->max_backlog = MAX (s->max_backlog, limited.backlog);
+    s->st.compressed_frames++;
+  s->st.max_backlog = MAX (s->st.max_backlog, limited.backlog);
   if (start.catch_up)
-    s->num_catch_up++;
+    s->st.catch_up_frames++;
   rtp_burst_plan_init (&frame->plan, start.start, start.span, frame->period,
       frame->n_packets, frame->n_slots, frame->burst_size, frame->slot_jitter);
   place_in_group (s, frame, now);
-  s->last_slot_duration = rtp_burst_plan_slot_duration (&frame->plan);
-  s->last_burst_size = frame->plan.burst_size;
+  s->st.slot_duration = rtp_burst_plan_slot_duration (&frame->plan);
+  s->st.burst_size = frame->plan.burst_size;
   return TRUE;
 }
 
@@ -712,7 +695,7 @@ repair_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
   media.last_bytes = s->last_media_bytes;
   media.next = next_media;
   /* not paced: no spacing, at once */
-  media.spacing = c->pace_repair ? s->last_slot_duration : 0;
+  media.spacing = c->pace_repair ? s->st.slot_duration : 0;
   rtp_burst_repair_next (&s->repair, &media, c->pace_repair ? max_rate (s) :
       0, s->period ? s->period : RTP_BURST_TIME_NONE, &turn);
   if (!turn.before_media)
@@ -756,7 +739,7 @@ start_head_frame (RtpBurstStream * s, Item * item,
     wait_until (next, deadline, TRUE, FALSE);
   } else {
     /* no packet for one period */
-    s->num_timeout_frames++;
+    s->st.timeout_frames++;
     close_open_frame (s, now->now);
     return AGAIN;
   }
@@ -889,8 +872,8 @@ note_slot_lateness (RtpBurstStream * s, const Item * item, guint64 lateness)
       s->last_push_end > item->slot_time)
     own -= MIN (own, s->last_push_end - item->slot_time);
   if (own > RTP_BURST_LATE_THRESHOLD)
-    s->num_late_slots++;
-  s->max_lateness = MAX (s->max_lateness, own);
+    s->st.late_slots++;
+  s->st.max_lateness = MAX (s->st.max_lateness, own);
   return own;
 }
 
@@ -930,11 +913,11 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
     push->bytes += s->packet_size (packets[i]);
   }
   s->n_queued_packets -= n;
-  s->num_slots++;
+  s->st.slots++;
   /* counted before the push, so that the stats are complete when the
    * packets arrive downstream */
-  s->num_packets += n;
-  s->num_bytes += push->bytes;
+  s->st.packets += n;
+  s->st.bytes += push->bytes;
 
   s->last_media_slot = push->paced ? item->slot_time : push->now;
   s->last_media_bytes = (guint) MIN (push->bytes, G_MAXUINT);
@@ -975,7 +958,7 @@ rtp_burst_stream_push_done (RtpBurstStream * s, guint64 end, gboolean refused)
     if (refused) {
       /* refused by a flush: discarded, and counted as such */
       rtp_burst_repair_refused (&s->repair, push->size);
-      s->num_flushed++;
+      s->st.flushed_packets++;
     }
     return;
   }
@@ -999,9 +982,9 @@ rtp_burst_stream_push_done (RtpBurstStream * s, guint64 end, gboolean refused)
   }
   if (refused) {
     /* refused by a flush (ours or downstream's): discarded, and counted */
-    s->num_packets -= push->n_packets;
-    s->num_bytes -= push->bytes;
-    s->num_flushed += push->n_packets;
+    s->st.packets -= push->n_packets;
+    s->st.bytes -= push->bytes;
+    s->st.flushed_packets += push->n_packets;
   }
 }
 
@@ -1018,7 +1001,7 @@ rtp_burst_stream_take_notices (RtpBurstStream * s,
   s->notice_period = s->notice_other_clock = s->notice_dropped = FALSE;
   /* the decoder lost its reference: a key unit is asked for */
   if (out->dropped)
-    s->num_key_unit_requests++;
+    s->st.key_unit_requests++;
 }
 
 void
@@ -1027,37 +1010,18 @@ rtp_burst_stream_get_stats (const RtpBurstStream * s,
 {
   const RtpBurstStreamConfig *c = s->config;
 
-  memset (out, 0, sizeof (*out));
-  out->frames = s->num_frames;
-  out->packets = s->num_packets;
-  out->bytes = s->num_bytes;
-  out->slots = s->num_slots;
+  *out = s->st;
   out->period = s->period;
   out->period_source = s->period_source;
   out->payload_size = c->payload_size ? c->payload_size : s->max_payload;
-  out->slot_duration = s->last_slot_duration;
-  out->burst_size = s->last_burst_size;
   out->min_slot_duration = min_slot (s);
-  out->unpaced_frames = s->num_unpaced;
-  out->catch_up_frames = s->num_catch_up;
-  out->timeout_frames = s->num_timeout_frames;
-  out->late_slots = s->num_late_slots;
-  out->max_lateness = s->max_lateness;
-  out->flushed_packets = s->num_flushed;
   out->queued_packets = s->n_queued_packets;
   out->queued_frames = s->n_closed;
   out->max_rate = max_rate (s);
   out->mean_rate = rtp_burst_rate_meter_get (&s->rate_meter, s->period);
-  out->spread_frames = s->num_spread;
-  out->compressed_frames = s->num_compressed;
-  out->max_backlog = s->max_backlog;
-  out->dropped_frames = s->num_dropped_frames;
-  out->dropped_packets = s->num_dropped_packets;
-  out->key_unit_requests = s->num_key_unit_requests;
   out->sink_latency = s->sink_hold.offset;
   out->held_slots = s->sink_hold.n_held;
   out->margin = c->auto_margin ? s->margin.margin : 0;
-  out->margin_frames = s->num_margin_frames;
   out->group_members = rtp_burst_group_member_n_members (&s->group);
   out->group_frames = s->group.frames;
   out->group_shared_slots = s->group.shared_slots;
