@@ -1235,7 +1235,7 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
     /* a new seed restarts the sequence; a new period applies at once */
     if (prop_id == PROP_SEED)
       rtp_burst_stream_reseed (self->stream);
-    else if (prop_id == PROP_FRAME_PERIOD)
+    else if (prop_id == PROP_FRAME_PERIOD || prop_id == PROP_GROUP_MAX_RATE)
       rtp_burst_stream_config_changed (self->stream);
     UNLOCK (self);
     return;

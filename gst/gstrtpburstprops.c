@@ -400,6 +400,45 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
 
+  /**
+   * GstRtpBurstPace:pace:
+   *
+   * FALSE: a pass-through stream — audio, RTCP, anything that must not wait
+   * — whose packets leave as they come, in order, with their own
+   * timestamps; in a #GstRtpBurstPace:group with a
+   * #GstRtpBurstPace:group-max-rate their bytes count in the group's rate
+   * (the paced members make room) but never wait for it.
+   */
+  g_object_class_install_property (gobject_class, PROP_PACE,
+      g_param_spec_boolean ("pace", "Pace",
+          "Pace the stream's frames (FALSE: pass packets on as they come, "
+          "counted in the group's rate)", DEFAULT_PACE,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:group-max-rate:
+   *
+   * A cap, in bit/s, on what the members of the #GstRtpBurstPace:group send
+   * together (0, the default: none).  Every member books the bytes of each
+   * push on the group's one virtual link before they leave; a push the link
+   * has no room for yet waits until it has (group-rate-waits in the stats),
+   * so over any interval the group sends at most this rate times its length
+   * plus one push, and a stream may use what the others leave.  Repair
+   * packets book as media do; pass-through members (#GstRtpBurstPace:pace
+   * FALSE) book without waiting.  The group's rate is the smallest its
+   * members set; booking never takes a lock (gst/rtpburstgroup.h).  Set it
+   * above the sum of the streams' rates: below, their queues grow until
+   * the chain blocks.
+   */
+  g_object_class_install_property (gobject_class, PROP_GROUP_MAX_RATE,
+      g_param_spec_uint64 ("group-max-rate", "Group maximum rate",
+          "Cap on the aggregate rate of the group's members in bit/s "
+          "(0 = none; the group takes the smallest its members set)",
+          0, MAX_MAX_RATE, DEFAULT_GROUP_MAX_RATE,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
   gst_rtp_burst_pay_compat_install (gobject_class, PROP_PAY_FIRST);
 }
 
@@ -420,6 +459,8 @@ gst_rtp_burst_config_init (RtpBurstStreamConfig * c)
   c->overload = DEFAULT_OVERLOAD;
   c->auto_margin = DEFAULT_AUTO_MARGIN;
   c->pace_repair = DEFAULT_PACE_REPAIR;
+  c->pace = DEFAULT_PACE;
+  c->group_max_rate = DEFAULT_GROUP_MAX_RATE;
 }
 
 gboolean
@@ -468,6 +509,12 @@ gst_rtp_burst_config_set (RtpBurstStreamConfig * c, guint prop_id,
       break;
     case PROP_PACE_REPAIR:
       c->pace_repair = g_value_get_boolean (value);
+      break;
+    case PROP_PACE:
+      c->pace = g_value_get_boolean (value);
+      break;
+    case PROP_GROUP_MAX_RATE:
+      c->group_max_rate = g_value_get_uint64 (value);
       break;
     default:
       return FALSE;
@@ -521,6 +568,12 @@ gst_rtp_burst_config_get (const RtpBurstStreamConfig * c, guint prop_id,
       break;
     case PROP_PACE_REPAIR:
       g_value_set_boolean (value, c->pace_repair);
+      break;
+    case PROP_PACE:
+      g_value_set_boolean (value, c->pace);
+      break;
+    case PROP_GROUP_MAX_RATE:
+      g_value_set_uint64 (value, c->group_max_rate);
       break;
     default:
       return FALSE;

@@ -132,6 +132,16 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
         G_TYPE_UINT64,
       "frames not placed because the group's other members run on another "
         "clock"},
+  [GST_RTP_BURST_STAT_GROUP_MAX_RATE] = {"group-max-rate", G_TYPE_UINT64,
+      "the cap on the group's aggregate rate in force (the smallest its "
+        "members set), bit/s; 0 = none"},
+  [GST_RTP_BURST_STAT_GROUP_RATE_WAITS] = {"group-rate-waits",
+        G_TYPE_UINT64,
+      "pushes (slots, repair packets) that waited for room on the group's "
+        "rate"},
+  [GST_RTP_BURST_STAT_GROUP_RATE_MAX_DELAY] = {"group-rate-max-delay",
+        G_TYPE_UINT64,
+      "the longest of those waits, ns"},
   [GST_RTP_BURST_STAT_REPAIR_PACKETS] = {"repair-packets", G_TYPE_UINT64,
       "repair packets (another payload type than the caps' payload, such "
         "as rtprtxsend's retransmissions) released between the media's "
@@ -327,6 +337,9 @@ gst_rtp_burst_stats_from_stream (const RtpBurstStreamStats * st,
   SET_U64 (GROUP_GAP, st->group_gap);
   SET_U64 (GROUP_BUSY, st->group_busy);
   SET_U64 (GROUP_OTHER_CLOCK, st->group_other_clock);
+  SET_U64 (GROUP_MAX_RATE, st->group_max_rate);
+  SET_U64 (GROUP_RATE_WAITS, st->group_rate_waits);
+  SET_U64 (GROUP_RATE_MAX_DELAY, st->group_rate_max_delay);
   SET_U64 (REPAIR_PACKETS, st->repair_packets);
   SET_U64 (REPAIR_BYTES, st->repair_bytes);
   SET_U64 (REPAIR_OVERRUNS, st->repair_overruns);

@@ -305,10 +305,34 @@ struct _RtpBurstGroup
   RtpBurstTimeline *timeline;
   GHashTable *placed;           /* ids of the members that placed a frame */
   gconstpointer clock;          /* the clock they all placed on */
+  GHashTable *max_rates;        /* member id -> its group-max-rate, if set */
+
+  /* the shared rate, booked without the lock (atomics) */
+  guint64 max_rate;             /* the smallest member's, 0 = none */
+  guint64 tat;                  /* clock time the bytes booked so far end */
+  gpointer rate_clock;          /* the clock of those times */
 };
 
 static GMutex registry_lock;
 static GHashTable *registry;    /* name -> RtpBurstGroup */
+
+/* The group's rate: the smallest of its members' (under the lock). */
+static void
+update_max_rate (RtpBurstGroup * group)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint64 min = 0;
+
+  g_hash_table_iter_init (&iter, group->max_rates);
+  while (g_hash_table_iter_next (&iter, NULL, &value)) {
+    guint64 rate = *(guint64 *) value;
+
+    if (min == 0 || rate < min)
+      min = rate;
+  }
+  __atomic_store_n (&group->max_rate, min, __ATOMIC_RELEASE);
+}
 
 /**
  * rtp_burst_group_join:
@@ -333,6 +357,7 @@ rtp_burst_group_join (const gchar * name, guint * member)
     g_mutex_init (&group->lock);
     group->timeline = rtp_burst_timeline_new ();
     group->placed = g_hash_table_new (NULL, NULL);
+    group->max_rates = g_hash_table_new_full (NULL, NULL, NULL, g_free);
     g_hash_table_insert (registry, group->name, group);
   }
   group->refs++;
@@ -352,6 +377,8 @@ rtp_burst_group_leave (RtpBurstGroup * group, guint member)
   RTP_BURST_MUTEX_LOCK (&group->lock);
   rtp_burst_timeline_remove_member (group->timeline, member);
   g_hash_table_remove (group->placed, GUINT_TO_POINTER (member));
+  g_hash_table_remove (group->max_rates, GUINT_TO_POINTER (member));
+  update_max_rate (group);
   g_atomic_int_set (&group->n_members,
       rtp_burst_timeline_n_members (group->timeline));
   RTP_BURST_MUTEX_UNLOCK (&group->lock);
@@ -361,6 +388,7 @@ rtp_burst_group_leave (RtpBurstGroup * group, guint member)
       g_clear_pointer (&registry, g_hash_table_unref);
     rtp_burst_timeline_free (group->timeline);
     g_hash_table_unref (group->placed);
+    g_hash_table_unref (group->max_rates);
     TSAN_DESTROY (&group->lock);
     g_mutex_clear (&group->lock);
     g_free (group->name);
@@ -416,6 +444,91 @@ rtp_burst_group_try_place (RtpBurstGroup * group, guint member,
   }
   RTP_BURST_MUTEX_UNLOCK (&group->lock);
   return res;
+}
+
+/**
+ * rtp_burst_group_set_max_rate:
+ * @max_rate: the member's cap on the group's aggregate rate, bit/s; 0: none
+ *
+ * The group's rate is the smallest its members set.
+ */
+void
+rtp_burst_group_set_max_rate (RtpBurstGroup * group, guint member,
+    guint64 max_rate)
+{
+  RTP_BURST_MUTEX_LOCK (&group->lock);
+  if (max_rate > 0)
+    g_hash_table_insert (group->max_rates, GUINT_TO_POINTER (member),
+        g_memdup2 (&max_rate, sizeof (max_rate)));
+  else
+    g_hash_table_remove (group->max_rates, GUINT_TO_POINTER (member));
+  update_max_rate (group);
+  RTP_BURST_MUTEX_UNLOCK (&group->lock);
+}
+
+guint64
+rtp_burst_group_max_rate (RtpBurstGroup * group)
+{
+  return __atomic_load_n (&group->max_rate, __ATOMIC_ACQUIRE);
+}
+
+/**
+ * rtp_burst_rate_book:
+ * @tat: when the bytes booked so far end (0: none yet)
+ * @now: when the caller would send @bytes
+ * @release: (out): when they may leave: @now, or when the earlier ones end
+ *
+ * One booking on a link of @max_rate bit/s (a virtual scheduling time, as
+ * in GCRA): each booking takes bytes·8/max_rate of the link from its
+ * release on, so what leaves in any interval is at most max_rate times its
+ * length plus one booking.
+ *
+ * Returns: when the bytes booked, these included, end.
+ */
+guint64
+rtp_burst_rate_book (guint64 tat, guint64 now, guint64 bytes,
+    guint64 max_rate, guint64 * release)
+{
+  *release = MAX (tat, now);
+  return rtp_burst_time_add (*release, rtp_burst_rate_span (bytes, max_rate));
+}
+
+/**
+ * rtp_burst_group_book:
+ * @clock: the member's clock (compared, never dereferenced); @now is its
+ *   time
+ * @release: (out): when the bytes may leave, in @clock's time
+ *
+ * Books @bytes on the group's rate without a lock: a member's pacing
+ * thread never waits for another (atomic compare and exchange).
+ *
+ * Returns: RTP_BURST_GROUP_PLACED when booked; ALONE when the group has no
+ *   rate; OTHER_CLOCK when the group books on another clock.
+ */
+RtpBurstGroupResult
+rtp_burst_group_book (RtpBurstGroup * group, gconstpointer clock,
+    guint64 now, guint64 bytes, guint64 * release)
+{
+  guint64 rate = rtp_burst_group_max_rate (group), tat, next;
+  gpointer rate_clock;
+
+  if (rate == 0)
+    return RTP_BURST_GROUP_ALONE;
+  rate_clock = g_atomic_pointer_get (&group->rate_clock);
+  if (rate_clock == NULL && g_atomic_pointer_compare_and_exchange
+      (&group->rate_clock, NULL, (gpointer) clock))
+    rate_clock = (gpointer) clock;
+  else
+    rate_clock = g_atomic_pointer_get (&group->rate_clock);
+  if (rate_clock != clock)
+    return RTP_BURST_GROUP_OTHER_CLOCK;
+
+  tat = __atomic_load_n (&group->tat, __ATOMIC_ACQUIRE);
+  do {
+    next = rtp_burst_rate_book (tat, now, bytes, rate, release);
+  } while (!__atomic_compare_exchange_n (&group->tat, &tat, next, FALSE,
+          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  return RTP_BURST_GROUP_PLACED;
 }
 
 void
@@ -500,6 +613,35 @@ rtp_burst_group_member_place (RtpBurstGroupMember * m, RtpBurstPlan * plan,
     default:
       break;
   }
+  return res;
+}
+
+void
+rtp_burst_group_member_set_max_rate (RtpBurstGroupMember * m,
+    guint64 max_rate)
+{
+  if (m->group != NULL)
+    rtp_burst_group_set_max_rate (m->group, m->id, max_rate);
+}
+
+/* Books @bytes on the group's rate at running time @now (see
+ * rtp_burst_group_book ()): *release is when they may leave, in running
+ * time.  Never waits. */
+RtpBurstGroupResult
+rtp_burst_group_member_book (RtpBurstGroupMember * m, gconstpointer clock,
+    guint64 base_time, guint64 now, guint64 bytes, guint64 * release)
+{
+  RtpBurstGroupResult res;
+  guint64 r;
+
+  if (m->group == NULL)
+    return RTP_BURST_GROUP_ALONE;
+  res = rtp_burst_group_book (m->group, clock, rtp_burst_time_add (now,
+          base_time), bytes, &r);
+  if (res == RTP_BURST_GROUP_PLACED)
+    *release = r >= base_time ? r - base_time : 0;
+  else if (res == RTP_BURST_GROUP_OTHER_CLOCK)
+    m->other_clock++;
   return res;
 }
 

@@ -61,6 +61,16 @@
  * group takes the clock of the first member to place a frame, and a
  * member on another clock is not placed (RTP_BURST_GROUP_OTHER_CLOCK).
  *
+ * A group may have a rate (rtpburstpace's `group-max-rate`, the smallest
+ * its members set): then every member books the bytes of each push on the
+ * group's one virtual link before they leave (rtp_burst_rate_book (): a
+ * GCRA-like virtual time, kept with atomics, never a lock), and a push
+ * whose bytes the link has no room for yet waits until it has.  What the
+ * members send together in any interval is then at most the rate times its
+ * length plus one push; a stream may use what the others leave.  Members
+ * that do not pace (`pace=false`: audio, RTCP) book without waiting, so
+ * their bytes count in the rate and the others make room.
+ *
  * Placing is done by each member's pacing thread, which may run at
  * real-time priority: it never waits for the group.  When another member
  * is placing at that moment (the group's lock is held), the frame is left
@@ -126,6 +136,17 @@ RtpBurstGroupResult rtp_burst_group_try_place (RtpBurstGroup * group,
                                        RtpBurstPlan * plan,
                                        RtpBurstPlacement * out);
 
+/* --- A shared rate (group-max-rate) ------------------------------------- */
+
+guint64  rtp_burst_rate_book          (guint64 tat, guint64 now, guint64 bytes,
+                                       guint64 max_rate, guint64 * release);
+void     rtp_burst_group_set_max_rate (RtpBurstGroup * group, guint member,
+                                       guint64 max_rate);
+guint64  rtp_burst_group_max_rate     (RtpBurstGroup * group);
+RtpBurstGroupResult rtp_burst_group_book (RtpBurstGroup * group,
+                                       gconstpointer clock, guint64 now,
+                                       guint64 bytes, guint64 * release);
+
 /* Holds the group's lock as a member placing a frame does: what another
  * member's placement meets then (for tests). */
 void     rtp_burst_group_hold         (RtpBurstGroup * group);
@@ -154,6 +175,12 @@ RtpBurstGroupResult rtp_burst_group_member_place (RtpBurstGroupMember * m,
                                         gconstpointer clock,
                                         guint64 base_time);
 guint    rtp_burst_group_member_n_members (const RtpBurstGroupMember * m);
+void     rtp_burst_group_member_set_max_rate (RtpBurstGroupMember * m,
+                                        guint64 max_rate);
+RtpBurstGroupResult rtp_burst_group_member_book (RtpBurstGroupMember * m,
+                                        gconstpointer clock,
+                                        guint64 base_time, guint64 now,
+                                        guint64 bytes, guint64 * release);
 
 G_END_DECLS
 

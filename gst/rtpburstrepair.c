@@ -98,6 +98,17 @@ rtp_burst_repair_head_epoch (const RtpBurstRepair * repair)
   return p->epoch;
 }
 
+/* The size of the packet at the head, bytes. */
+guint
+rtp_burst_repair_head_size (const RtpBurstRepair * repair)
+{
+  const RtpBurstRepairPacket *p =
+      repair->packets.head ? repair->packets.head->data : NULL;
+
+  g_return_val_if_fail (p != NULL, 0);
+  return p->size;
+}
+
 /**
  * rtp_burst_repair_next:
  * @media: the media's slots

@@ -95,6 +95,7 @@ void     rtp_burst_repair_push    (RtpBurstRepair * repair, gpointer data,
                                    guint64 epoch);
 guint    rtp_burst_repair_queued  (const RtpBurstRepair * repair);
 guint64  rtp_burst_repair_head_epoch (const RtpBurstRepair * repair);
+guint    rtp_burst_repair_head_size  (const RtpBurstRepair * repair);
 
 /* What the caller knows of the media's slots. */
 typedef struct

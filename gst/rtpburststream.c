@@ -66,6 +66,8 @@ typedef struct
   guint slot_packets;
   gboolean slot_reached;        /* the caller waited for it */
   guint64 slot_lateness;        /* ... and woke this late */
+  gboolean rate_booked;         /* its bytes are booked on the group's rate */
+  guint64 rate_release;         /* ... from then on */
 } Item;
 
 /* The push between rtp_burst_stream_next () and push_done (). */
@@ -126,6 +128,9 @@ struct _RtpBurstStream
                                          * events queued before it */
 
   Push push;
+  gboolean repair_booked;       /* the head repair packet, on the group's
+                                 * rate */
+  guint64 repair_release;
 
   /* notices */
   gboolean period_warned, notice_period;
@@ -215,6 +220,7 @@ void
 rtp_burst_stream_config_changed (RtpBurstStream * s)
 {
   update_period (s);
+  rtp_burst_group_member_set_max_rate (&s->group, s->config->group_max_rate);
 }
 
 void
@@ -228,6 +234,7 @@ rtp_burst_stream_start (RtpBurstStream * s, const gchar * group)
   rtp_burst_meter_init (&s->meter);
   rtp_burst_margin_init (&s->margin);
   rtp_burst_group_member_join (&s->group, group);
+  rtp_burst_group_member_set_max_rate (&s->group, s->config->group_max_rate);
   s->group_clock_warned = FALSE;
   rtp_burst_wakeup_tracker_init (&s->wakeups);
   rtp_burst_rate_meter_init (&s->rate_meter);
@@ -362,7 +369,7 @@ rtp_burst_stream_add_packet (RtpBurstStream * s, const RtpBurstPacketIn * in)
     frame->serial = ++s->n_frames_in;
     /* until ΔT is known a frame leaves as it comes: its packets cannot wait
      * for the rest of a frame whose period nobody knows */
-    frame->unpaced = s->period == 0;
+    frame->unpaced = s->period == 0 || !s->config->pace;
     g_queue_push_tail (&s->items, frame);
     s->open = frame;
   }
@@ -441,6 +448,7 @@ rtp_burst_stream_flush (RtpBurstStream * s, GFunc keep_event,
   s->n_closed = 0;
   s->n_queued_packets = 0;
   s->prev_end = RTP_BURST_TIME_NONE;
+  s->repair_booked = FALSE;
   rtp_burst_group_member_forget (&s->group);
 }
 
@@ -660,6 +668,36 @@ wait_until (RtpBurstNext * next, guint64 time, gboolean for_close,
   next->for_slot = for_slot;
 }
 
+/* Books @bytes on the group's rate at @now (rtpburstgroup.h).  TRUE with
+ * *release when booked; FALSE without a rate (or a clock to book on). */
+static gboolean
+book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
+    gboolean waits, guint64 * release)
+{
+  if (now->now == RTP_BURST_TIME_NONE ||
+      rtp_burst_group_member_book (&s->group, now->clock, now->base_time,
+          now->now, bytes, release) != RTP_BURST_GROUP_PLACED)
+    return FALSE;
+  if (waits && *release > now->now) {
+    s->st.group_rate_waits++;
+    s->st.group_rate_max_delay = MAX (s->st.group_rate_max_delay,
+        *release - now->now);
+  }
+  return TRUE;
+}
+
+/* The bytes of the first @n packets of @item. */
+static guint64
+head_bytes (RtpBurstStream * s, Item * item, guint n)
+{
+  guint64 bytes = 0;
+  GList *l;
+
+  for (l = item->packets.head; l && n > 0; l = l->next, n--)
+    bytes += s->packet_size (l->data);
+  return bytes;
+}
+
 /* Whether a repair packet is queued that no queued event has to precede. */
 static gboolean
 repair_ready (const RtpBurstStream * s)
@@ -703,6 +741,17 @@ repair_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
   if (now->now != RTP_BURST_TIME_NONE && turn.due > now->now) {
     wait_until (next, turn.due, FALSE, FALSE);
     return DECIDED;
+  }
+  /* its turn: then its room on the group's rate */
+  if (!s->repair_booked)
+    s->repair_booked = book (s, now, rtp_burst_repair_head_size (&s->repair),
+        TRUE, &s->repair_release);
+  if (s->repair_booked && s->repair_release > turn.due) {
+    if (now->now != RTP_BURST_TIME_NONE && s->repair_release > now->now) {
+      wait_until (next, s->repair_release, FALSE, FALSE);
+      return DECIDED;
+    }
+    turn.due = s->repair_release;
   }
   next->kind = RTP_BURST_NEXT_REPAIR;
   next->time = turn.due;
@@ -765,6 +814,8 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     next->kind = RTP_BURST_NEXT_PUSH;
     next->n_packets = n;
     s->push.paced = FALSE;
+    /* counted in the group's rate, without waiting for it */
+    book (s, now, head_bytes (s, item, n), FALSE, &item->rate_release);
     return DECIDED;
   }
 
@@ -775,11 +826,22 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     wait_until (next, item->slot_time, FALSE, TRUE);
     return DECIDED;
   }
+  /* then for room on the group's rate */
+  if (!item->rate_booked)
+    item->rate_booked = book (s, now, head_bytes (s, item,
+            item->slot_packets), TRUE, &item->rate_release);
+  if (item->rate_booked && item->rate_release > item->slot_time &&
+      now->now != RTP_BURST_TIME_NONE && item->rate_release > now->now) {
+    wait_until (next, item->rate_release, FALSE, FALSE);
+    return DECIDED;
+  }
   next->kind = RTP_BURST_NEXT_PUSH;
   next->n_packets = item->slot_packets;
   next->time = item->slot_time;
-  if (item->slot_time >= item->sink_offset)
-    next->dts = item->slot_time - item->sink_offset;
+  if (item->rate_booked)
+    next->time = MAX (item->slot_time, item->rate_release);
+  if (next->time >= item->sink_offset)
+    next->dts = next->time - item->sink_offset;
   s->push.paced = TRUE;
   s->push.lateness = item->slot_lateness;
   return DECIDED;
@@ -899,7 +961,7 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
         item->released_slots == 0)
       item->on_time = item->slot_time - MIN (item->slot_time,
           item->plan.start);
-    item->have_slot = item->slot_reached = FALSE;
+    item->have_slot = item->slot_reached = item->rate_booked = FALSE;
     push->slot_time = item->slot_time;
     push->sink_offset = item->sink_offset;
     push->start = rtp_burst_time_add (item->slot_time, push->lateness);
@@ -943,6 +1005,7 @@ rtp_burst_stream_take_repair (RtpBurstStream * s, const RtpBurstNext * next,
 
   s->push.repair = TRUE;
   s->push.paced = FALSE;
+  s->repair_booked = FALSE;
   data = rtp_burst_repair_pop (&s->repair, next->time, s->push.overrun, now,
       &s->push.size);
   *size = s->push.size;
@@ -1029,6 +1092,8 @@ rtp_burst_stream_get_stats (const RtpBurstStream * s,
   out->group_gap = s->group.last_gap;
   out->group_busy = s->group.busy;
   out->group_other_clock = s->group.other_clock;
+  out->group_max_rate = s->group.group ?
+      rtp_burst_group_max_rate (s->group.group) : 0;
   out->repair_packets = s->repair.n_released;
   out->repair_bytes = s->repair.bytes_released;
   out->repair_overruns = s->repair.n_overrun;

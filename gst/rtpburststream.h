@@ -78,6 +78,8 @@ typedef struct
   RtpBurstOverload overload;
   gboolean auto_margin;
   gboolean pace_repair;
+  gboolean pace;                /* FALSE: packets leave as they come */
+  guint64 group_max_rate;       /* the group's aggregate, bit/s; 0: none */
 } RtpBurstStreamConfig;
 
 typedef struct _RtpBurstStream RtpBurstStream;
@@ -98,7 +100,7 @@ void     rtp_burst_stream_start       (RtpBurstStream * s, const gchar * group);
  * forgotten, the group left. */
 void     rtp_burst_stream_stop        (RtpBurstStream * s);
 void     rtp_burst_stream_leave_group (RtpBurstStream * s);
-/* The seed or the frame-period of the config changed. */
+/* The seed, or the frame-period or group-max-rate of the config, changed. */
 void     rtp_burst_stream_reseed      (RtpBurstStream * s);
 void     rtp_burst_stream_config_changed (RtpBurstStream * s);
 
@@ -191,8 +193,8 @@ typedef enum
 typedef struct
 {
   RtpBurstNextKind kind;
-  /* WAIT_UNTIL: until when; PUSH: the slot (NONE: unpaced); REPAIR: its
-   * due time */
+  /* WAIT_UNTIL: until when; PUSH: the slot (NONE: unpaced), or when the
+   * group's rate lets it leave if that is later; REPAIR: its due time */
   guint64 time;
   /* PUSH, REPAIR: the running time for the packets' DTS (the slot minus
    * what a synchronising sink adds); NONE: leave their DTS */
@@ -278,6 +280,9 @@ typedef struct
   guint group_members;
   guint64 group_frames, group_shared_slots, group_phase, group_gap;
   guint64 group_busy, group_other_clock;
+  guint64 group_max_rate;       /* in force in the group, 0: none */
+  guint64 group_rate_waits;     /* pushes that waited for the group's rate */
+  guint64 group_rate_max_delay; /* ... the longest such wait, ns */
   guint64 repair_packets, repair_bytes, repair_overruns, repair_max_delay;
   guint repair_queued;
   RtpBurstMeterReport meter;

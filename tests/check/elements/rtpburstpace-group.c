@@ -501,6 +501,140 @@ GST_START_TEST (test_group_failed_state_change)
 
 GST_END_TEST;
 
+/* 1012-byte packets (1000 of payload) take 5 ms each at this rate. */
+#define PACKET_BYTES 1012
+#define SLOW_RATE (G_GUINT64_CONSTANT (8) * PACKET_BYTES * 200)
+
+/* Cranks the one pending wait of @h's element; returns the buffer it
+ * pushed then, or NULL if it went on to wait for the group's rate (a push
+ * queues its buffer in the harness before the element waits again). */
+static GstBuffer *
+crank_one (GstHarness * h, GstTestClock * clock, GstClockTime expect)
+{
+  GstClockID id;
+
+  gst_test_clock_wait_for_next_pending_id (clock, &id);
+  fail_unless_equals_uint64 (gst_clock_id_get_time (id), expect);
+  gst_clock_id_unref (id);
+  fail_unless (gst_test_clock_crank (clock));
+  while (gst_harness_buffers_in_queue (h) == 0 &&
+      gst_test_clock_peek_id_count (clock) == 0)
+    g_usleep (50);
+  if (gst_harness_buffers_in_queue (h) > 0) {
+    GstBuffer *buf = gst_harness_pull (h);
+
+    TEST_TSAN_ACQUIRE (buf);
+    return buf;
+  }
+  return NULL;
+}
+
+/* A frame of 10 packets spread 3.6 ms apart, in a group whose rate takes
+ * 5 ms a packet: slot j waits for its time, then for the rate; the packets
+ * leave 5 ms apart, each with the DTS of when it left, and no 10 ms window
+ * holds more than the rate allows plus one packet. */
+GST_START_TEST (test_group_max_rate_spaces_pushes)
+{
+  GstElement *e = gst_element_factory_make ("rtpburstpace", NULL);
+  GstHarness *h;
+  GstTestClock *clock;
+  guint64 out[10];
+  guint j, n = 0;
+
+  g_object_set (e, "slot-jitter", 0.0, "group", "cap", "group-max-rate",
+      SLOW_RATE, NULL);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  clock = gst_harness_get_testclock (h);
+  test_announce_handover (h->sinkpad);
+  gst_harness_set_src_caps_str (h, CAPS);
+  for (j = 0; j < 10; j++)
+    fail_unless_equals_int (gst_harness_push (h, test_rtp_packet (j, 1000,
+                j == 9, 1000, 0)), GST_FLOW_OK);
+
+  for (j = 0; j < 10; j++) {
+    GstBuffer *buf = crank_one (h, clock, j * 3600 * US);
+
+    /* slot 0 has the link to itself; every later one waits for it */
+    if (j > 0) {
+      fail_unless (buf == NULL);
+      buf = crank_one (h, clock, j * 5 * MS);
+    }
+    fail_unless (buf != NULL);
+    out[n++] = GST_BUFFER_DTS (buf);
+    fail_unless_equals_uint64 (GST_BUFFER_DTS (buf), j * 5 * MS);
+    gst_buffer_unref (buf);
+  }
+  for (j = 0; j < n; j++) {
+    guint k, bytes = 0;
+
+    for (k = j; k < n && out[k] < out[j] + 10 * MS; k++)
+      bytes += PACKET_BYTES;
+    fail_unless (bytes <= SLOW_RATE / 8 / 100 + PACKET_BYTES);
+  }
+  fail_unless_equals_uint64 (test_stat (h->element, "group-max-rate"),
+      SLOW_RATE);
+  fail_unless_equals_uint64 (test_stat (h->element, "group-rate-waits"), 9);
+  fail_unless_equals_uint64 (test_stat (h->element, "packets"), 10);
+  gst_object_unref (clock);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A pass-through member (pace=false) leaves at once, without a clock wait
+ * and with its own timestamps, and its bytes take the group's rate: the
+ * paced member's slot at 0 waits until the link is free at 5 ms. */
+GST_START_TEST (test_group_pass_through_counts_in_rate)
+{
+  GstElement *p = gst_element_factory_make ("rtpburstpace", NULL);
+  GstElement *v = gst_element_factory_make ("rtpburstpace", NULL);
+  GstHarness *hp, *hv;
+  GstTestClock *clock;
+  GstBuffer *buf;
+
+  g_object_set (p, "pace", FALSE, "group", "mixed", "group-max-rate",
+      SLOW_RATE, NULL);
+  g_object_set (v, "slot-jitter", 0.0, "group", "mixed", NULL);
+  hp = gst_harness_new_with_element (p, "sink", "src");
+  hv = gst_harness_new_with_element (v, "sink", "src");
+  gst_object_unref (p);
+  gst_object_unref (v);
+  clock = gst_harness_get_testclock (hp);
+  gst_element_set_clock (hv->element, GST_CLOCK (clock));
+  test_announce_handover (hp->sinkpad);
+  test_announce_handover (hv->sinkpad);
+  gst_harness_set_src_caps_str (hp, CAPS);
+  gst_harness_set_src_caps_str (hv, CAPS);
+
+  fail_unless_equals_int (gst_harness_push (hp, test_rtp_packet (0, 1000,
+              TRUE, 1000, 0)), GST_FLOW_OK);
+  buf = gst_harness_pull (hp);
+  TEST_TSAN_ACQUIRE (buf);
+  fail_unless_equals_int (gst_test_clock_peek_id_count (clock), 0);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (buf), 0);
+  fail_if (GST_BUFFER_DTS_IS_VALID (buf));
+  gst_buffer_unref (buf);
+
+  fail_unless_equals_int (gst_harness_push (hv, test_rtp_packet (0, 1000,
+              TRUE, 1000, 0)), GST_FLOW_OK);
+  fail_unless (crank_one (hv, clock, 0) == NULL);
+  buf = crank_one (hv, clock, 5 * MS);
+  fail_unless (buf != NULL);
+  fail_unless_equals_uint64 (GST_BUFFER_DTS (buf), 5 * MS);
+  gst_buffer_unref (buf);
+  /* the group takes the smallest rate its members set */
+  fail_unless_equals_uint64 (test_stat (hv->element, "group-max-rate"),
+      SLOW_RATE);
+  fail_unless_equals_uint64 (test_stat (hv->element, "group-rate-waits"), 1);
+  fail_unless_equals_uint64 (test_stat (hp->element, "group-rate-waits"), 0);
+  gst_object_unref (clock);
+  gst_harness_teardown (hv);
+  gst_harness_teardown (hp);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstpace_group_suite (void)
 {
@@ -516,6 +650,8 @@ rtpburstpace_group_suite (void)
   tcase_add_test (tc, test_group_other_clock);
   tcase_add_test (tc, test_group_set_while_playing);
   tcase_add_test (tc, test_group_failed_state_change);
+  tcase_add_test (tc, test_group_max_rate_spaces_pushes);
+  tcase_add_test (tc, test_group_pass_through_counts_in_rate);
   return s;
 }
 

@@ -472,6 +472,51 @@ GST_START_TEST (test_group_never_waits)
 
 GST_END_TEST;
 
+/* The shared rate: 1000 bytes take 1 ms at 8 Mbit/s; a booking leaves at
+ * once when the link is free, else when the earlier ones end; the group's
+ * rate is the smallest of its members'; on another clock nothing is
+ * booked. */
+GST_START_TEST (test_group_rate)
+{
+  RtpBurstGroupMember m1, m2;
+  guint64 release = 0, tat;
+  gint clock_a, clock_b;
+
+  tat = rtp_burst_rate_book (0, 5 * MS, 1000, 8000000, &release);
+  fail_unless_equals_uint64 (release, 5 * MS);
+  fail_unless_equals_uint64 (tat, 6 * MS);
+  tat = rtp_burst_rate_book (tat, 5 * MS + 500 * US, 2000, 8000000, &release);
+  fail_unless_equals_uint64 (release, 6 * MS);
+  fail_unless_equals_uint64 (tat, 8 * MS);
+
+  rtp_burst_group_member_init (&m1);
+  rtp_burst_group_member_init (&m2);
+  rtp_burst_group_member_join (&m1, "link");
+  rtp_burst_group_member_join (&m2, "link");
+  /* no rate: nothing booked */
+  fail_unless_equals_int (rtp_burst_group_member_book (&m1, &clock_a, 0, 0,
+          1000, &release), RTP_BURST_GROUP_ALONE);
+  rtp_burst_group_member_set_max_rate (&m1, 16000000);
+  rtp_burst_group_member_set_max_rate (&m2, 8000000);
+  fail_unless_equals_uint64 (rtp_burst_group_max_rate (m1.group), 8000000);
+  /* m1's running time is 10 ms behind the clock (base time 10 ms) */
+  fail_unless_equals_int (rtp_burst_group_member_book (&m1, &clock_a,
+          10 * MS, 0, 1000, &release), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (release, 0);
+  fail_unless_equals_int (rtp_burst_group_member_book (&m2, &clock_a, 0,
+          10 * MS, 1000, &release), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (release, 11 * MS);
+  fail_unless_equals_int (rtp_burst_group_member_book (&m2, &clock_b, 0,
+          10 * MS, 1000, &release), RTP_BURST_GROUP_OTHER_CLOCK);
+  fail_unless_equals_uint64 (m2.other_clock, 1);
+  /* the member that set the smaller rate leaves: the other's is in force */
+  rtp_burst_group_member_leave (&m2);
+  fail_unless_equals_uint64 (rtp_burst_group_max_rate (m1.group), 16000000);
+  rtp_burst_group_member_leave (&m1);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstgroup_suite (void)
 {
@@ -490,6 +535,7 @@ rtpburstgroup_suite (void)
   tcase_add_test (tc, test_group_named);
   tcase_add_test (tc, test_group_clock_time);
   tcase_add_test (tc, test_group_never_waits);
+  tcase_add_test (tc, test_group_rate);
   return s;
 }
 

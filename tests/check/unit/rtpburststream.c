@@ -81,6 +81,7 @@ setup (Fixture * f)
   f->config.max_latency = 100 * MS;
   f->config.auto_margin = FALSE;
   f->config.pace_repair = TRUE;
+  f->config.pace = TRUE;
   f->s = rtp_burst_stream_new (&f->config, free_item, packet_size, free_item);
   rtp_burst_stream_start (f->s, NULL);
   rtp_burst_stream_config_changed (f->s);
