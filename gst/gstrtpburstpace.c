@@ -398,6 +398,9 @@ refuse_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer)
 {
   gst_buffer_unref (buffer);
   self->flow_unreported = FALSE;
+  /* discarded by the flush that is under way: counted as flushed */
+  if (self->srcresult == GST_FLOW_FLUSHING)
+    rtp_burst_stream_refused (self->stream, 1);
   return self->srcresult;
 }
 
@@ -555,6 +558,9 @@ gst_rtp_burst_pace_chain_list (GstPad * pad, GstObject * parent,
   for (i = 0; i < len && ret == GST_FLOW_OK; i++)
     ret = handle_packet_locked (self,
         gst_buffer_ref (gst_buffer_list_get (list, i)), &now);
+  /* the rest of the list goes with the refused packet */
+  if (ret == GST_FLOW_FLUSHING && i < len)
+    rtp_burst_stream_refused (self->stream, len - i);
   UNLOCK (self);
   gst_buffer_list_unref (list);
   post_pending_messages (self);

@@ -77,7 +77,8 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
   [GST_RTP_BURST_STAT_FLUSHED_PACKETS] = {"flushed-packets", G_TYPE_UINT64,
       "packets discarded by flushes and by going to READY, including a slot "
         "whose push a flush refused (for a slot pushed as a list, the whole "
-        "list)"},
+        "list) and packets refused while flushing (upstream got FLUSHING; "
+        "for a buffer list, the rest of the list)"},
   [GST_RTP_BURST_STAT_QUEUED_PACKETS] = {"queued-packets", G_TYPE_UINT,
       "packets in the element now"},
   [GST_RTP_BURST_STAT_QUEUED_FRAMES] = {"queued-frames", G_TYPE_UINT,

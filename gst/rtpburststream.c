@@ -453,6 +453,12 @@ rtp_burst_stream_flush (RtpBurstStream * s, GFunc keep_event,
 }
 
 void
+rtp_burst_stream_refused (RtpBurstStream * s, guint n)
+{
+  s->st.flushed_packets += n;
+}
+
+void
 rtp_burst_stream_set_upstream_latency (RtpBurstStream * s, guint64 latency)
 {
   s->upstream_latency = latency;

@@ -159,6 +159,9 @@ gboolean rtp_burst_stream_is_empty    (const RtpBurstStream * s);
 void     rtp_burst_stream_flush       (RtpBurstStream * s,
                                        GFunc keep_event, gpointer user_data);
 
+/* @n packets the caller refused while flushing: counted as flushed. */
+void     rtp_burst_stream_refused     (RtpBurstStream * s, guint n);
+
 /* Latency: of upstream (the LATENCY query's minimum), and what a
  * synchronising sink downstream adds (rtpburstsinkhold.h). */
 void     rtp_burst_stream_set_upstream_latency (RtpBurstStream * s,
