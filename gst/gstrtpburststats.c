@@ -66,6 +66,16 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
         "held them back past their due time"},
   [GST_RTP_BURST_STAT_TIMEOUT_FRAMES] = {"timeout-frames", G_TYPE_UINT64,
       "frames completed because no packet came for one frame period"},
+  [GST_RTP_BURST_STAT_UNPACED_PUSHES] = {"unpaced-pushes", G_TYPE_UINT64,
+      "pushes of packets that left as they came (pace=false, or no frame "
+        "period yet)"},
+  [GST_RTP_BURST_STAT_UNPACED_LATE_PUSHES] = {"unpaced-late-pushes",
+        G_TYPE_UINT64,
+      "those that left more than 1 ms after the oldest of their packets "
+        "came"},
+  [GST_RTP_BURST_STAT_UNPACED_MAX_DELAY] = {"unpaced-max-delay",
+        G_TYPE_UINT64,
+      "the longest time such a packet stayed in the element, ns"},
   [GST_RTP_BURST_STAT_LATE_SLOTS] = {"late-slots", G_TYPE_UINT64,
       "slots released more than 1 ms after their time (or after the "
         "previous push returned, if downstream held that push past this "
@@ -311,6 +321,9 @@ gst_rtp_burst_stats_from_stream (const RtpBurstStreamStats * st,
   SET_U64 (UNPACED_FRAMES, st->unpaced_frames);
   SET_U64 (CATCH_UP_FRAMES, st->catch_up_frames);
   SET_U64 (TIMEOUT_FRAMES, st->timeout_frames);
+  SET_U64 (UNPACED_PUSHES, st->unpaced_pushes);
+  SET_U64 (UNPACED_LATE_PUSHES, st->unpaced_late_pushes);
+  SET_U64 (UNPACED_MAX_DELAY, st->unpaced_max_delay);
   SET_U64 (LATE_SLOTS, st->late_slots);
   SET_U64 (MAX_LATENESS, st->max_lateness);
   SET_U64 (INVALID_PACKETS, invalid_packets);

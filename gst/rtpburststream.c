@@ -66,6 +66,7 @@ typedef struct
   guint slot_packets;
   gboolean slot_reached;        /* the caller waited for it */
   guint64 slot_lateness;        /* ... and woke this late */
+  guint64 unsent_arrival;       /* unpaced: the oldest packet not taken */
   gboolean rate_booked;         /* its bytes are booked on the group's rate */
   guint64 rate_release;         /* ... from then on */
 } Item;
@@ -376,6 +377,8 @@ rtp_burst_stream_add_packet (RtpBurstStream * s, const RtpBurstPacketIn * in)
 
   frame = s->open;
   frame->last_arrival = in->arrival;
+  if (g_queue_is_empty (&frame->packets))
+    frame->unsent_arrival = in->arrival;
   g_queue_push_tail (&frame->packets, in->data);
   frame->n_packets++;
   frame->payload_bytes += in->payload_len;
@@ -975,6 +978,16 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
     push->serial = item->serial;
     push->frame_start = item->plan.start;
     push->period = item->period;
+  }
+  if (!push->paced && push->now != RTP_BURST_TIME_NONE &&
+      item->unsent_arrival != RTP_BURST_TIME_NONE) {
+    /* how long the oldest of them stayed */
+    guint64 delay = push->now - MIN (push->now, item->unsent_arrival);
+
+    s->st.unpaced_pushes++;
+    if (delay > RTP_BURST_LATE_THRESHOLD)
+      s->st.unpaced_late_pushes++;
+    s->st.unpaced_max_delay = MAX (s->st.unpaced_max_delay, delay);
   }
   for (i = 0; i < n; i++) {
     packets[i] = g_queue_pop_head (&item->packets);

@@ -272,6 +272,9 @@ typedef struct
   guint burst_size;
   guint64 min_slot_duration;
   guint64 unpaced_frames, catch_up_frames, timeout_frames;
+  guint64 unpaced_pushes;       /* pushes of packets that left as they came */
+  guint64 unpaced_late_pushes;  /* ... more than 1 ms after the oldest came */
+  guint64 unpaced_max_delay;    /* ... the longest, ns */
   guint64 late_slots, max_lateness;
   guint64 flushed_packets;
   guint queued_packets, queued_frames;

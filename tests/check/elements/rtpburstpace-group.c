@@ -628,6 +628,8 @@ GST_START_TEST (test_group_pass_through_counts_in_rate)
       SLOW_RATE);
   fail_unless_equals_uint64 (test_stat (hv->element, "group-rate-waits"), 1);
   fail_unless_equals_uint64 (test_stat (hp->element, "group-rate-waits"), 0);
+  fail_unless_equals_uint64 (test_stat (hp->element, "unpaced-pushes"), 1);
+  fail_unless_equals_uint64 (test_stat (hp->element, "unpaced-max-delay"), 0);
   gst_object_unref (clock);
   gst_harness_teardown (hv);
   gst_harness_teardown (hp);

@@ -368,7 +368,8 @@ GST_START_TEST (test_stream_unpaced_without_period)
   f.config.frame_period = 0;
   rtp_burst_stream_config_changed (f.s);
   add_frame (&f, 0, 2, 0, 0, FALSE);
-  next_at (&f, 0, &next);
+  /* taken 2 ms after they came */
+  next_at (&f, 2 * MS, &next);
   fail_unless_equals_int (next.kind, RTP_BURST_NEXT_PUSH);
   fail_unless_equals_int (next.n_packets, 2);
   fail_unless_equals_uint64 (next.time, NONE);
@@ -382,6 +383,9 @@ GST_START_TEST (test_stream_unpaced_without_period)
 
   rtp_burst_stream_get_stats (f.s, &st);
   fail_unless_equals_uint64 (st.unpaced_frames, 1);
+  fail_unless_equals_uint64 (st.unpaced_pushes, 1);
+  fail_unless_equals_uint64 (st.unpaced_late_pushes, 1);
+  fail_unless_equals_uint64 (st.unpaced_max_delay, 2 * MS);
   fail_unless_equals_uint64 (st.period, 0);
   teardown (&f);
 }
