@@ -18,6 +18,16 @@ the same times (docs/algorithm.md, "Several streams, one link"):
     ( SOURCE ! rtph264pay pt=96 ! rtpburstpace name=pay0 group=rtsp
       SOURCE ! rtph264pay pt=97 ! rtpburstpace name=pay1 group=rtsp )
 
+With --audio the media also has an Opus audio stream, payN, in the group
+with pace=false: its packets leave as they come, and with
+--group-max-rate (bit/s) what all the streams send together stays under
+that rate, the audio's bytes counted in it:
+
+    ( ... rtpburstpace name=pay0 group=rtsp group-max-rate=R
+      ... rtpburstpace name=pay1 group=rtsp group-max-rate=R
+      audiotestsrc is-live=true ! opusenc ! rtpopuspay pt=98
+          ! rtpburstpace name=pay2 group=rtsp group-max-rate=R pace=false )
+
 The server's own sinks synchronise (a multiudpsink behind a queue per
 stream); the element gives each packet a DTS that says when it leaves, so
 they keep the spacing.  Watch it with any RTSP client, e.g.
@@ -47,16 +57,28 @@ DEFAULT_SOURCE = ("videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! 
                   "key-int-max=50")
 
 
-def launch_line(source, pace, streams=1):
+AUDIO_SOURCE = "audiotestsrc is-live=true wave=ticks ! opusenc frame-size=10"
+
+
+def launch_line(source, pace, streams=1, audio=False, group_max_rate=0):
     """The media factory's launch line: per stream a payloader, then
-    rtpburstpace as payK; several streams share the group "rtsp"."""
-    group = " group=rtsp" if streams > 1 else ""
-    return "( %s )" % "  ".join(
-        "%s ! rtph264pay pt=%d mtu=1200 config-interval=-1 ! rtpburstpace name=pay%d%s %s"
-        % (source, 96 + k, k, group, pace) for k in range(streams))
+    rtpburstpace as payK; several streams share the group "rtsp"; with
+    @audio an Opus stream after the video ones, not paced (pace=false)."""
+    group = ""
+    if streams > 1 or audio:
+        group = " group=rtsp"
+        if group_max_rate:
+            group += " group-max-rate=%d" % group_max_rate
+    parts = ["%s ! rtph264pay pt=%d mtu=1200 config-interval=-1 ! rtpburstpace name=pay%d%s %s"
+             % (source, 96 + k, k, group, pace) for k in range(streams)]
+    if audio:
+        parts.append("%s ! rtpopuspay pt=%d ! rtpburstpace name=pay%d%s pace=false"
+                     % (AUDIO_SOURCE, 96 + streams, streams, group))
+    return "( %s )" % "  ".join(parts)
 
 
-def make_server(port, path, source=DEFAULT_SOURCE, pace="", streams=1):
+def make_server(port, path, source=DEFAULT_SOURCE, pace="", streams=1, audio=False,
+                group_max_rate=0):
     """A GstRTSPServer on 127.0.0.1:@port (0 = any free port) serving @path.
 
     Returns (server, factory); the server is attached to the default main
@@ -65,7 +87,7 @@ def make_server(port, path, source=DEFAULT_SOURCE, pace="", streams=1):
     server.set_address("127.0.0.1")
     server.set_service(str(port))
     factory = GstRtspServer.RTSPMediaFactory()
-    factory.set_launch(launch_line(source, pace, streams))
+    factory.set_launch(launch_line(source, pace, streams, audio, group_max_rate))
     factory.set_shared(True)
     server.get_mount_points().add_factory(path, factory)
     if server.attach(None) == 0:
@@ -84,6 +106,10 @@ def main():
                     help="rtpburstpace properties, e.g. 'max-rate=9000000'")
     ap.add_argument("--streams", type=int, default=1,
                     help="video streams in the media, paced as one group (default: 1)")
+    ap.add_argument("--audio", action="store_true",
+                    help="add an Opus audio stream, in the group, not paced")
+    ap.add_argument("--group-max-rate", type=int, default=0,
+                    help="cap on what the streams send together, bit/s (0: none)")
     ap.add_argument("--seconds", type=float, default=0,
                     help="stop after this long (default: run until Ctrl-C)")
     a = ap.parse_args()
@@ -94,10 +120,11 @@ def main():
                  "directory's gst/ (e.g. GST_PLUGIN_PATH=%s)" % os.path.normpath(
                      os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                                   "build", "gst")))
-    server, _factory = make_server(a.port, a.path, a.source, a.pace, a.streams)
-    print("serving rtsp://127.0.0.1:%d%s  %s" % (server.get_bound_port(), a.path,
-                                                launch_line(a.source, a.pace, a.streams)),
-          flush=True)
+    server, _factory = make_server(a.port, a.path, a.source, a.pace, a.streams,
+                                   a.audio, a.group_max_rate)
+    print("serving rtsp://127.0.0.1:%d%s  %s" % (
+        server.get_bound_port(), a.path,
+        launch_line(a.source, a.pace, a.streams, a.audio, a.group_max_rate)), flush=True)
     loop = GLib.MainLoop()
     if a.seconds > 0:
         GLib.timeout_add(int(a.seconds * 1000), loop.quit)

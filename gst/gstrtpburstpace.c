@@ -922,7 +922,7 @@ push_packets_locked (GstRtpBurstPace * self, const RtpBurstNext * next)
   GstClockTime dts = dts_locked (self, next->dts);
   GstBufferList *list = NULL;
   GstBuffer *single = NULL;
-  guint64 end = RTP_BURST_TIME_NONE;
+  guint64 end;
   GstFlowReturn ret;
   guint i, n = next->n_packets;
 
@@ -946,9 +946,8 @@ push_packets_locked (GstRtpBurstPace * self, const RtpBurstNext * next)
 
   ret = single ? gst_pad_push (self->srcpad, single) :
       gst_pad_push_list (self->srcpad, list);
-  /* a paced push: how long downstream held it (rtpburstsinkhold.h) */
-  if (next->time != RTP_BURST_TIME_NONE)
-    end = running_time_now (self);
+  /* how long downstream held it (rtpburstsinkhold.h) */
+  end = running_time_now (self);
   LOCK (self);
   rtp_burst_stream_push_done (self->stream, end, ret == GST_FLOW_FLUSHING);
   return ret;

@@ -72,7 +72,8 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
   [GST_RTP_BURST_STAT_UNPACED_LATE_PUSHES] = {"unpaced-late-pushes",
         G_TYPE_UINT64,
       "those that left more than 1 ms after the oldest of their packets "
-        "came"},
+        "came, or after the previous push returned if that was later (the "
+        "time downstream held a push is not the element's)"},
   [GST_RTP_BURST_STAT_UNPACED_MAX_DELAY] = {"unpaced-max-delay",
         G_TYPE_UINT64,
       "the longest time such a packet stayed in the element, ns"},

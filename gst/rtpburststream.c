@@ -114,6 +114,7 @@ struct _RtpBurstStream
   /* a synchronising sink downstream */
   RtpBurstSinkHold sink_hold;
   guint64 last_push_end;        /* the last paced push returned */
+  guint64 prev_push_end;        /* the last push of any kind returned */
   guint64 held_serial;          /* the frame such a sink last held */
 
   RtpBurstMeter meter;
@@ -179,7 +180,7 @@ rtp_burst_stream_new (const RtpBurstStreamConfig * config,
   s->rand = g_rand_new ();
   s->prev_end = RTP_BURST_TIME_NONE;
   rtp_burst_sink_hold_init (&s->sink_hold);
-  s->last_push_end = RTP_BURST_TIME_NONE;
+  s->last_push_end = s->prev_push_end = RTP_BURST_TIME_NONE;
   rtp_burst_meter_init (&s->meter);
   rtp_burst_margin_init (&s->margin);
   rtp_burst_group_member_init (&s->group);
@@ -230,7 +231,7 @@ rtp_burst_stream_start (RtpBurstStream * s, const gchar * group)
   reset_counters (s);
   rtp_burst_stream_reseed (s);
   rtp_burst_sink_hold_init (&s->sink_hold);
-  s->last_push_end = RTP_BURST_TIME_NONE;
+  s->last_push_end = s->prev_push_end = RTP_BURST_TIME_NONE;
   s->held_serial = 0;
   rtp_burst_meter_init (&s->meter);
   rtp_burst_margin_init (&s->margin);
@@ -981,8 +982,14 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
   }
   if (!push->paced && push->now != RTP_BURST_TIME_NONE &&
       item->unsent_arrival != RTP_BURST_TIME_NONE) {
-    /* how long the oldest of them stayed */
-    guint64 delay = push->now - MIN (push->now, item->unsent_arrival);
+    /* how long the oldest of them stayed while the task was free: the
+     * time downstream held the previous push is downstream's */
+    guint64 since = item->unsent_arrival;
+    guint64 delay;
+
+    if (s->prev_push_end != RTP_BURST_TIME_NONE && s->prev_push_end > since)
+      since = s->prev_push_end;
+    delay = push->now - MIN (push->now, since);
 
     s->st.unpaced_pushes++;
     if (delay > RTP_BURST_LATE_THRESHOLD)
@@ -1036,6 +1043,7 @@ rtp_burst_stream_push_done (RtpBurstStream * s, guint64 end, gboolean refused)
 {
   Push *push = &s->push;
 
+  s->prev_push_end = end;
   if (push->repair) {
     if (refused) {
       /* refused by a flush: discarded, and counted as such */

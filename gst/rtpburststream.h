@@ -232,7 +232,9 @@ guint64  rtp_burst_stream_take_packets (RtpBurstStream * s,
 gpointer rtp_burst_stream_take_repair (RtpBurstStream * s,
                                        const RtpBurstNext * next,
                                        guint64 now, guint * size);
-/* The push of the packets taken returned at @end (NONE: not known);
+/* The push of the packets taken returned at @end (NONE: not known; a
+ * paced push's end says whether a synchronising sink held it, any push's
+ * when the task was free again);
  * @refused: a flush refused them (they are counted as flushed). */
 void     rtp_burst_stream_push_done   (RtpBurstStream * s, guint64 end,
                                        gboolean refused);
@@ -273,7 +275,8 @@ typedef struct
   guint64 min_slot_duration;
   guint64 unpaced_frames, catch_up_frames, timeout_frames;
   guint64 unpaced_pushes;       /* pushes of packets that left as they came */
-  guint64 unpaced_late_pushes;  /* ... more than 1 ms after the oldest came */
+  guint64 unpaced_late_pushes;  /* ... more than 1 ms after the oldest came
+                                 * (or after the previous push returned) */
   guint64 unpaced_max_delay;    /* ... the longest, ns */
   guint64 late_slots, max_lateness;
   guint64 flushed_packets;

@@ -73,10 +73,11 @@ class Client:
             self.arrivals.append((now, seq, rtptime))
 
 
-def watch_rtp(pipeline, on_rtp):
+def watch_rtp(pipeline, on_rtp, with_size=False):
     """Calls on_rtp(ns, payload type, seq, rtptime) for every RTP packet
     that reaches one of rtspsrc's UDP sockets in @pipeline, as it arrives
-    (RTCP, on the other sockets, is passed over)."""
+    (RTCP, on the other sockets, is passed over); with @with_size also the
+    packet's size in bytes."""
     def on_packet(_pad, info):
         now = time.monotonic_ns()
         buf = info.get_buffer()
@@ -87,7 +88,10 @@ def watch_rtp(pipeline, on_rtp):
             # RTCP's packet types 200-204 read as payload types 72-76
             if len(data) == 12 and data[0] >> 6 == 2 and not 72 <= data[1] & 0x7f <= 76:
                 seq, rtptime = struct.unpack_from("!HI", data, 2)
-                on_rtp(now, data[1] & 0x7f, seq, rtptime)
+                if with_size:
+                    on_rtp(now, data[1] & 0x7f, seq, rtptime, buf.get_size())
+                else:
+                    on_rtp(now, data[1] & 0x7f, seq, rtptime)
         return Gst.PadProbeReturn.OK
 
     def on_element(_bin, _sub, element):
@@ -138,21 +142,25 @@ def run_client(pipeline, seconds, before_stop=None):
     return errors
 
 
-def start_server(streams=1):
+def start_server(streams=1, audio=False, group_max_rate=0):
     """Gst.init (), then the server of examples/rtsp-server.py with @streams
-    paced streams on a free port, its launch line printed.  Returns (server,
-    factory, url), or None, printed why, when an element the client tests
-    need is missing."""
+    paced streams (and an Opus stream with @audio) on a free port, its
+    launch line printed.  Returns (server, factory, url), or None, printed
+    why, when an element the client tests need is missing."""
     Gst.init(None)
-    for name in ("rtpburstpace", "x264enc", "avdec_h264", "rtspsrc"):
+    needed = ["rtpburstpace", "x264enc", "avdec_h264", "rtspsrc"]
+    if audio:
+        needed += ["opusenc", "rtpopuspay", "rtpopusdepay"]
+    for name in needed:
         if Gst.ElementFactory.find(name) is None:
             print("skipped: no %s" % name)
             return None
     example = load_example()
-    server, factory = example.make_server(0, "/video", streams=streams)
+    server, factory = example.make_server(0, "/video", streams=streams, audio=audio,
+                                          group_max_rate=group_max_rate)
     url = "rtsp://127.0.0.1:%d/video" % server.get_bound_port()
-    print("server: %s\n  %s" % (url, example.launch_line(example.DEFAULT_SOURCE, "",
-                                                          streams)))
+    print("server: %s\n  %s" % (url, example.launch_line(
+        example.DEFAULT_SOURCE, "", streams, audio, group_max_rate)))
     return server, factory, url
 
 
