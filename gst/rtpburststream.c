@@ -242,11 +242,15 @@ rtp_burst_stream_start (RtpBurstStream * s, const gchar * group)
   rtp_burst_rate_meter_init (&s->rate_meter);
   s->prev_end = RTP_BURST_TIME_NONE;
   s->period_warned = FALSE;
+  /* a frame-period property is in force before any caps */
+  update_period (s);
 }
 
 void
 rtp_burst_stream_stop (RtpBurstStream * s)
 {
+  rtp_burst_stream_flush (s, NULL, NULL);
+  s->media_pt = -1;
   rtp_burst_period_estimator_init (&s->est);
   s->period = 0;
   s->period_source = RTP_BURST_PERIOD_UNKNOWN;

@@ -96,8 +96,9 @@ void     rtp_burst_stream_free        (RtpBurstStream * s);
 /* READY to PAUSED: counters, meters and the sink's latency start afresh,
  * and the stream joins @group (NULL or "": none). */
 void     rtp_burst_stream_start       (RtpBurstStream * s, const gchar * group);
-/* PAUSED to READY: everything queued is flushed, the period and caps are
- * forgotten, the group left. */
+/* PAUSED to READY: everything still queued is flushed (events freed: flush
+ * first to keep them), the period and caps are forgotten, the group
+ * left. */
 void     rtp_burst_stream_stop        (RtpBurstStream * s);
 void     rtp_burst_stream_leave_group (RtpBurstStream * s);
 /* The seed, or the frame-period or group-max-rate of the config, changed. */

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 # rtpburstpace: writes the seed corpora (tests/fuzz/corpus/<target>/) and the
 # reproducers of the bugs the fuzzers found (tests/fuzz/crashes/), encoded in
-# the byte format the targets decode (see the OP_* lists in fuzz_schedule.c
-# and fuzz_element.c; integers are little-endian).  Deterministic: run it
+# the byte format the targets decode (see the OP_* lists in fuzz_schedule.c,
+# fuzz_element.c and the other targets; integers are little-endian).  Deterministic: run it
 # again after changing an encoding and commit the result.
 #
 #   /usr/bin/python3 tests/fuzz/make-corpus.py
@@ -299,6 +299,121 @@ REPAIR_SEEDS = {
 }
 
 
+# --- fuzz_stream -----------------------------------------------------------
+
+(T_FRAME, T_PACKET, T_REPAIR, T_EVENT, T_CLOSE_OPEN, T_CONFIG, T_CAPS,
+ T_LATENCY, T_FLUSH, T_RESTART, T_PLAYING, T_TASK, T_ADVANCE, T_CLOCK,
+ T_OTHER, T_PUSH_DONE, T_NOTICES) = range(17)
+
+
+def stream_header(seed=1, start=0, group=False, caps=False, paused=False):
+    """seed, then bits 0-1 the start time (0, 1 s, 2^62, 2^64 - 2^34),
+    bit 2 a group, bit 3 caps of 25 fps and payload 96, bit 4 PAUSED"""
+    return u32(seed) + u8(start | (4 if group else 0) | (8 if caps else 0) |
+                          (16 if paused else 0))
+
+
+def t_frame(n, marker=True, repair=False, spacing=False, advance=True,
+            size=1200, rtptime='next'):
+    """n packets of one RTP timestamp (+3600 or the same as the last),
+    sync time = arrival, 100 us apart (spacing), then 40 ms pass"""
+    f = (1 if marker else 0) | ({'next': 0, 'same': 2}[rtptime]) | \
+        (0x20 if spacing else 0) | (0x40 if repair else 0) | \
+        (0x80 if advance else 0)
+    return u8(T_FRAME) + u8(n - 1) + u8(f) + u16(size)
+
+
+def t_task(steps=64, policy=0, answers=b''):
+    """policy (fuzz_stream.c, answer_how): bits 0-1 waits (1 late, 2 cut
+    short), bits 2-3 downstream holds pushes, bit 4 refused, bit 5 pending,
+    bit 7 each answer reads its own byte (answers)"""
+    return u8(T_TASK) + u8(steps - 1) + u8(policy) + answers
+
+
+def t_config(which, v, extra=b''):
+    """which: 0 burst-size (v % 8 + 1), 1 duty (v / 249), 2 slot-jitter,
+    3 seed (u32), 4 frame-period (0 none, 1 40 ms, v > 3: v % 100 + 1 ms),
+    5 payload-size, 6 min-slot, 7 sync-upstream-latency, 8 max-rate (v < 200:
+    0, 1, 1M, 6M, 8.08M, 100M, 100G), 9 max-rate-factor, 10 max-latency
+    (v + 1 ms), 11 overload (1 drop), 12 auto-margin, 13 pace-repair"""
+    return u8(T_CONFIG) + u8(which) + u8(v) + extra
+
+
+def t_caps(period_sel=1, rate_sel=1, no_pt=False):
+    """period_sel: 0 none, 1 40 ms, 2 29.97 fps, 3 20 ms, 4 0.1 ms, 5 10 s,
+    6 1 ms; rate_sel: 0 none, 1 90000, 2 48000, 3 8000, 4 1"""
+    return u8(T_CAPS) + u8(period_sel | (rate_sel << 3) |
+                           (0x40 if no_pt else 0))
+
+
+def t_latency(which, sel):
+    """which: 0 sink (LATENCY event), 1 sink (query), 2 upstream; sel < 200:
+    0, 1 ms, 20 ms, 100 ms, 200 ms, 1 s"""
+    return u8(T_LATENCY) + u8(which) + u8(sel)
+
+
+def t_advance_ms(ms): return u8(T_ADVANCE) + u8(ms)
+
+
+STREAM_SEEDS = {
+    # caps of 25 fps: three frames of 10 packets paced, one after the other
+    'paced-25fps': stream_header(caps=True) +
+    b''.join(t_frame(10) + t_task() for _ in range(3)),
+    # the period from the property; b = 3, duty 0.5, no jitter; a frame
+    # without its marker closed by its timeout
+    'property-period': stream_header(seed=2) + t_config(4, 1) +
+    t_config(0, 2) + t_config(1, 124) + t_config(2, 0) + t_frame(12) +
+    t_task() + t_frame(12, marker=False, advance=False) + t_task() +
+    t_advance_ms(50) + t_task(),
+    # repair packets (payload 97) between the media's slots, capped or not
+    'repair-between-slots': stream_header(seed=3, caps=True) + t_frame(4) +
+    t_frame(2, repair=True, advance=False) + t_task() +
+    t_config(8, 3) + t_frame(8) + t_frame(3, repair=True, advance=False) +
+    t_task() + t_config(13, 0) + t_frame(3, repair=True) + t_task(),
+    # PAUSED: events leave, packets wait; then PLAYING
+    'events-paused': stream_header(seed=4, caps=True, paused=True) +
+    u8(T_EVENT) + t_frame(5) + u8(T_EVENT) + t_frame(2, repair=True) +
+    u8(T_EVENT) + t_task() + u8(T_PLAYING) + t_task(),
+    # a flush (events kept) while a frame is half sent, then more
+    'flush-mid-frame': stream_header(seed=5, caps=True) + t_frame(20) +
+    t_task(steps=9) + u8(T_EVENT) + u8(T_FLUSH) + u8(0) + t_frame(5) +
+    t_task(),
+    # a 1 Mbit/s cap, a 1 ms budget, overload=drop: frames dropped
+    'rate-cap-drop': stream_header(seed=6, caps=True) + t_config(8, 2) +
+    t_config(10, 0) + t_config(11, 1) +
+    b''.join(t_frame(30, advance=False) for _ in range(3)) + t_task() +
+    u8(T_NOTICES) + t_config(11, 0) + t_frame(30) + t_task(),
+    # a group with another member that places first; a restart in it
+    'group-restart': stream_header(seed=7, caps=True, group=True) +
+    u8(T_OTHER) + u8(0) + u8(T_OTHER) + u8(2) + u8(10) + u16(0) +
+    t_frame(10) + t_task() + u8(T_RESTART) + u8(4) + t_frame(10) +
+    t_task() + u8(T_OTHER) + u8(1),
+    # a synchronising sink downstream (LATENCY 20 ms) holds the pushes
+    'sink-hold': stream_header(seed=8, caps=True) + t_latency(0, 2) +
+    b''.join(t_frame(6) + t_task(policy=0x08) for _ in range(4)),
+    # no period at all: frames leave unpaced, then the estimate from the
+    # RTP timestamps (clock-rate 90000, no a-framerate)
+    'unpaced-estimate': stream_header(seed=9) + t_caps(0, 1) +
+    b''.join(t_frame(3, spacing=True) + t_task() for _ in range(6)),
+    # pushes left pending while packets, caps and latencies come in
+    'pending-push': stream_header(seed=10, caps=True) + t_frame(8) +
+    t_task(policy=0x20) + t_frame(4) + t_caps(3, 1) + t_latency(2, 3) +
+    u8(T_PUSH_DONE) + u8(20) + t_task(policy=0x20) + u8(T_CLOSE_OPEN) +
+    u8(T_PUSH_DONE) + u8(1) + t_task(),
+    # no clock for a while, then another clock and a base time
+    'clock-changes': stream_header(seed=11, start=1, caps=True) +
+    u8(T_CLOCK) + u8(1) + t_frame(6) + t_task() + u8(T_CLOCK) + u8(6) +
+    t_frame(6) + t_task(),
+    # waits woken late, cut short, pushes held and refused, one by one
+    'per-answer': stream_header(seed=12, caps=True) + t_frame(6) +
+    t_task(policy=0x80, answers=u8(1) + u16(300) + u8(0x04) + u16(500) +
+           u8(2) + u8(0) + u8(0x10) + u8(1) + u16(100)) + t_task(),
+    # times near the end of the range
+    'late-times': stream_header(seed=13, start=3, caps=True) +
+    b''.join(t_frame(5) + t_task() for _ in range(3)),
+}
+
+
 def write(directory, files):
     os.makedirs(directory, exist_ok=True)
     for name, data in sorted(files.items()):
@@ -311,10 +426,11 @@ def main():
     write(os.path.join(HERE, 'corpus', 'fuzz_schedule'), SCHEDULE_SEEDS)
     write(os.path.join(HERE, 'corpus', 'fuzz_group'), GROUP_SEEDS)
     write(os.path.join(HERE, 'corpus', 'fuzz_repair'), REPAIR_SEEDS)
+    write(os.path.join(HERE, 'corpus', 'fuzz_stream'), STREAM_SEEDS)
     write(os.path.join(HERE, 'crashes'), ELEMENT_CRASHES)
     write(os.path.join(HERE, 'crashes'), SCHEDULE_CRASHES)
     n = sum(map(len, (ELEMENT_SEEDS, SCHEDULE_SEEDS, GROUP_SEEDS, REPAIR_SEEDS,
-                      ELEMENT_CRASHES,
+                      STREAM_SEEDS, ELEMENT_CRASHES,
                       SCHEDULE_CRASHES)))
     print('make-corpus: wrote %d files under %s' % (n, HERE))
 
