@@ -541,7 +541,8 @@ start_unpaced (RtpBurstStream * s, Item * frame)
   frame->started = TRUE;
   frame->unpaced = TRUE;
   s->st.unpaced_frames++;
-  if (s->period == 0 &&
+  /* pace=false needs no period: nothing to warn about */
+  if (s->period == 0 && s->config->pace &&
       ++s->unpaced_since_period >= RTP_BURST_STREAM_PERIOD_WARN_FRAMES &&
       !s->period_warned) {
     s->period_warned = TRUE;
@@ -682,17 +683,22 @@ wait_until (RtpBurstNext * next, guint64 time, gboolean for_close,
   next->for_slot = for_slot;
 }
 
-/* Books @bytes on the group's rate at @now (rtpburstgroup.h).  TRUE with
- * *release when booked; FALSE without a rate (or a clock to book on). */
+/* Books @bytes on the group's rate (rtpburstgroup.h) for leaving at @at:
+ * a slot's time, a repair packet's due time, or now for packets that leave
+ * as they come.  A push that is late (its thread was held) books the link
+ * from when it was meant to leave, as the packets will (a synchronising
+ * sink releases them by their DTS).  TRUE with *release when booked; FALSE
+ * without a rate (or a clock to book on).  @waits: the push waits for
+ * *release if that is later than now (counted). */
 static gboolean
-book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
-    gboolean waits, guint64 * release)
+book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 at,
+    guint64 bytes, gboolean waits, guint64 * release)
 {
-  if (now->now == RTP_BURST_TIME_NONE ||
+  if (at == RTP_BURST_TIME_NONE ||
       rtp_burst_group_member_book (&s->group, now->clock, now->base_time,
-          now->now, bytes, release) != RTP_BURST_GROUP_PLACED)
+          at, bytes, release) != RTP_BURST_GROUP_PLACED)
     return FALSE;
-  if (waits && *release > now->now) {
+  if (waits && now->now != RTP_BURST_TIME_NONE && *release > now->now) {
     s->st.group_rate_waits++;
     s->st.group_rate_max_delay = MAX (s->st.group_rate_max_delay,
         *release - now->now);
@@ -758,8 +764,8 @@ repair_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
   }
   /* its turn: then its room on the group's rate */
   if (!s->repair_booked)
-    s->repair_booked = book (s, now, rtp_burst_repair_head_size (&s->repair),
-        TRUE, &s->repair_release);
+    s->repair_booked = book (s, now, turn.due,
+        rtp_burst_repair_head_size (&s->repair), TRUE, &s->repair_release);
   if (s->repair_booked && s->repair_release > turn.due) {
     if (now->now != RTP_BURST_TIME_NONE && s->repair_release > now->now) {
       wait_until (next, s->repair_release, FALSE, FALSE);
@@ -829,7 +835,8 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     next->n_packets = n;
     s->push.paced = FALSE;
     /* counted in the group's rate, without waiting for it */
-    book (s, now, head_bytes (s, item, n), FALSE, &item->rate_release);
+    book (s, now, now->now, head_bytes (s, item, n), FALSE,
+        &item->rate_release);
     return DECIDED;
   }
 
@@ -842,7 +849,7 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
   }
   /* then for room on the group's rate */
   if (!item->rate_booked)
-    item->rate_booked = book (s, now, head_bytes (s, item,
+    item->rate_booked = book (s, now, item->slot_time, head_bytes (s, item,
             item->slot_packets), TRUE, &item->rate_release);
   if (item->rate_booked && item->rate_release > item->slot_time &&
       now->now != RTP_BURST_TIME_NONE && item->rate_release > now->now) {
@@ -970,15 +977,21 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
   push->n_packets = n;
   push->bytes = 0;
   if (push->paced) {
+    /* when it leaves: its slot, or when the group's rate let it */
+    guint64 due = item->rate_booked ?
+        MAX (item->slot_time, item->rate_release) : item->slot_time;
+
     own_lateness = note_slot_lateness (s, item, push->lateness);
     if (own_lateness <= RTP_BURST_LATE_THRESHOLD ||
         item->released_slots == 0)
       item->on_time = item->slot_time - MIN (item->slot_time,
           item->plan.start);
     item->have_slot = item->slot_reached = item->rate_booked = FALSE;
-    push->slot_time = item->slot_time;
+    push->slot_time = due;
     push->sink_offset = item->sink_offset;
     push->start = rtp_burst_time_add (item->slot_time, push->lateness);
+    if (push->now != RTP_BURST_TIME_NONE)
+      push->start = MAX (push->start, push->now);
     push->frame_first = item->released_slots++ == 0;
     push->serial = item->serial;
     push->frame_start = item->plan.start;
@@ -1011,7 +1024,7 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
   s->st.packets += n;
   s->st.bytes += push->bytes;
 
-  s->last_media_slot = push->paced ? item->slot_time : push->now;
+  s->last_media_slot = push->paced ? push->slot_time : push->now;
   s->last_media_bytes = (guint) MIN (push->bytes, G_MAXUINT);
   push->frame_last = item->closed && g_queue_is_empty (&item->packets);
   /* whether late slots at its end made the frame end after its period,

@@ -210,6 +210,58 @@ GST_START_TEST (test_sync_sink_in_thread)
 
 GST_END_TEST;
 
+/* 1012-byte packets (1000 of payload) take 5 ms each at this group rate. */
+#define RATE_5MS (G_GUINT64_CONSTANT (8) * 1012 * 200)
+
+/* A synchronising sink in the element's thread, and a group whose rate is
+ * below the slots': a push books the link from its slot time (not from
+ * when a held thread got to it), leaves with the DTS of when the link lets
+ * it, and that is the time the sink's hold is judged by.  So the element
+ * still sees the sink's latency in the first frame's first push and takes
+ * it from the next frame on. */
+GST_START_TEST (test_sync_sink_with_group_rate)
+{
+  GstElement *e = gst_element_factory_make ("rtpburstpace", NULL);
+  Fixture f = { 0 };
+  guint i;
+
+  g_object_set (e, "slot-jitter", 0.0, "group", "senders",
+      "group-max-rate", RATE_5MS, NULL);
+  f.h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  f.clock = gst_harness_get_testclock (f.h);
+  f.seq_in = f.seq_out = 65530;
+  gst_harness_set_src_caps_str (f.h, CAPS_25);
+  test_announce_handover (f.h->sinkpad);
+  sync_sink_install (&f, 60 * MS);
+
+  /* frame 0: slot i at i DT; the link takes 5 ms a packet, so slot i >= 1
+   * leaves at 5i ms: DTS 5i ms, held by the sink until 60 + 5i ms (the
+   * element, blocked, reaches every later slot after its link time) */
+  push_frame (&f, 0, 10, 1000);
+  crank_synced_slot (&f, 0, 60 * MS, 0, 0);
+  for (i = 1; i < 10; i++)
+    crank_synced_slot (&f, i * DT, 60 * MS + i * 5 * MS, 0, i * 5 * MS);
+
+  /* frame 1, due at 40 + 60 ms, complete at 105 ms (when frame 0 ended):
+   * slot i at 105 + i DT; slot 0 gets the link at once, DTS 105 - 60 ms;
+   * from slot 1 on the link is later than the slot: a wait for it, then the
+   * sink's, which ends at once (DTS = link time - 60 ms) */
+  push_frame (&f, 1, 10, 1000);
+  crank_synced_slot (&f, 105 * MS, 105 * MS, PERIOD, 45 * MS);
+  for (i = 1; i < 10; i++) {
+    expect_wait (&f, 105 * MS + i * DT);
+    crank_synced_slot (&f, 105 * MS + i * 5 * MS, 105 * MS + i * 5 * MS,
+        PERIOD, 45 * MS + i * 5 * MS);
+  }
+  fail_unless_equals_uint64 (stat (&f, "sink-latency"), 60 * MS);
+  fail_unless_equals_uint64 (stat (&f, "group-rate-waits"), 9);
+  fail_unless_equals_uint64 (stat (&f, "held-slots"), 10);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_clocksync_in_thread)
 {
   Fixture f;
@@ -431,6 +483,7 @@ rtpburstpace_senders_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_sync_sink_in_thread);
+  tcase_add_test (tc, test_sync_sink_with_group_rate);
   tcase_add_test (tc, test_clocksync_in_thread);
   tcase_add_test (tc, test_latency_without_hold);
   tcase_add_test (tc, test_dts_in_stream_time);

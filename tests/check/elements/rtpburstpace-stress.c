@@ -453,10 +453,12 @@ GST_END_TEST;
  * instants) run while pipeline B's two, in the same group, join and leave
  * it again and again (READY, NULL, PLAYING).  Nothing is lost or
  * reordered, no error, and the members are counted right at every step. */
-#define GROUP_BRANCH(k) "videotestsrc is-live=true pattern=black ! " \
+#define GROUP_BRANCH_WITH(k, props) "videotestsrc is-live=true " \
+    "pattern=black ! " \
     "video/x-raw,format=UYVY,width=64,height=48,framerate=50/1 ! " \
-    "rtpvrawpay mtu=400 ! rtpburstpace name=pacer" #k " group=stress ! " \
-    "fakesink name=sink" #k " sync=false  "
+    "rtpvrawpay mtu=400 ! rtpburstpace name=pacer" #k " group=stress " \
+    props " ! fakesink name=sink" #k " sync=false  "
+#define GROUP_BRANCH(k) GROUP_BRANCH_WITH (k, "")
 
 static void
 branch_probes (GstElement * pipeline, SeqCheck * checks, guint n)
@@ -529,6 +531,57 @@ GST_START_TEST (test_group_cycles)
 
 GST_END_TEST;
 
+/* The same with a shared rate (each stream about 2.7 Mbit/s): A's four
+ * streams under 24 Mbit/s, B's paced stream and pass-through stream
+ * (pace=false) setting 18 Mbit/s while they are in the group.  The rate in
+ * force follows B in and out, the lower one makes A's slots wait, and
+ * nothing is lost or reordered. */
+GST_START_TEST (test_group_rate_cycles)
+{
+  GstElement *a, *b;
+  SeqCheck ca[4], cb[2];
+  guint round, k;
+
+#define RATE_A "group-max-rate=24000000"
+  a = gst_parse_launch (GROUP_BRANCH_WITH (0, RATE_A)
+      GROUP_BRANCH_WITH (1, RATE_A) GROUP_BRANCH_WITH (2, RATE_A)
+      GROUP_BRANCH_WITH (3, RATE_A), NULL);
+  b = gst_parse_launch (GROUP_BRANCH_WITH (0, "group-max-rate=18000000")
+      GROUP_BRANCH_WITH (1, "group-max-rate=18000000 pace=false"), NULL);
+#undef RATE_A
+  fail_unless (a != NULL && b != NULL);
+  branch_probes (a, ca, 4);
+  branch_probes (b, cb, 2);
+
+  set_state_bounded (a, GST_STATE_PLAYING);
+  for (round = 0; round < 6; round++) {
+    set_state_bounded (b, GST_STATE_PLAYING);
+    g_usleep (150 * 1000);
+    fail_unless_equals_uint64 (pacer_stat (a, 0, "group-members"), 6);
+    fail_unless_equals_uint64 (pacer_stat (a, 0, "group-max-rate"), 18000000);
+    set_state_bounded (b, round % 2 ? GST_STATE_NULL : GST_STATE_READY);
+    fail_unless_equals_uint64 (pacer_stat (a, 2, "group-members"), 4);
+    fail_unless_equals_uint64 (pacer_stat (a, 2, "group-max-rate"), 24000000);
+    g_usleep (20 * 1000);
+  }
+  check_no_error (a);
+  check_no_error (b);
+  set_state_bounded (a, GST_STATE_NULL);
+  set_state_bounded (b, GST_STATE_NULL);
+
+  for (k = 0; k < 4; k++) {
+    fail_unless (ca[k].n > 50, "only %u packets", ca[k].n);
+    fail_unless_equals_int (ca[k].reordered, 0);
+    fail_unless_equals_int (ca[k].gaps, 0);
+  }
+  for (k = 0; k < 2; k++)
+    fail_unless (cb[k].n > 50, "only %u packets", cb[k].n);
+  gst_object_unref (a);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstpace_stress_suite (void)
 {
@@ -541,6 +594,7 @@ rtpburstpace_stress_suite (void)
   tcase_add_test (tc, test_synchronising_sink_cycles);
   tcase_add_test (tc, test_many_elements);
   tcase_add_test (tc, test_group_cycles);
+  tcase_add_test (tc, test_group_rate_cycles);
   return s;
 }
 
