@@ -114,6 +114,9 @@ DEFAULT_SOURCE = (
 #: cap (or max-rate-factor, which measures the stream but starts only after
 #: 32 frames, i.e. not for the first keyframe).
 CAP_PROPS = "max-rate=6000000"
+#: the -grouped FEC recipes: the media and the FEC streams in one group, whose
+#: rate is the cap
+FEC_GROUP = "group=send-video-fec group-max-rate=6000000"
 
 #: The "-adapt" recipes: the lowest encoder rate the loss may bring the stream to, as a
 #: share of the encoder's configured bitrate, and the cap as a multiple of the encoder's rate
@@ -243,6 +246,16 @@ def _recipes():
                        2 * BASE_LATENCY_MS, "%s; %s, spread between the media's slots%s"
                        % (behind, rtx, ", within the cap" if props else "")))
         if mode == "capped":
+            # the FEC packets (made inside rtpbin, after the element) counted in the
+            # cap: the media's element and one pass-through element per FEC stream
+            # share a group whose rate is the cap (docs/algorithm.md, "A shared rate")
+            for d in (5,):
+                r = table["capped-fec%dx%d" % (d, d)]
+                add(r._replace(name=r.name + "-grouped", pace_props=props + " " + FEC_GROUP,
+                               summary=r.summary.split("; keyframe request")[0].replace(
+                                   "fec-encoders)", "fec-encoders), FEC packets counted in "
+                                   "the cap (%s on the media, rtpburstpace pace=false "
+                                   "in the group on each FEC stream)" % FEC_GROUP)))
             # the same, with the encoder's rate (and the cap with it) following the loss
             # the receiver reports
             for base in ("capped-rtx", "capped-rtx-behind"):
@@ -349,15 +362,17 @@ def sender_plan(recipe, host, port, source=None):
     hooks = []
     if recipe.protection == "st2022":
         props["fec-encoders"] = _st2022_fec_encoders(recipe)
-        fragments += [
+        grouped = FEC_GROUP in (recipe.pace_props or "")
+        for k, port_fec in ((0, PORT_FEC_COLUMNS), (1, PORT_FEC_ROWS)):
             # FEC packets carry no timestamps: a synchronising sink sends them
-            # at once, when the encoder pushes them
-            "udpsink name=fecsink0 host=%s port=%d async=false"
-            % (host, port + PORT_FEC_COLUMNS),
-            "udpsink name=fecsink1 host=%s port=%d async=false"
-            % (host, port + PORT_FEC_ROWS),
-        ]
-        from_rtpbin += [("send_fec_src_0_0", "fecsink0"), ("send_fec_src_0_1", "fecsink1")]
+            # at once, when the encoder pushes them; in a -grouped recipe they
+            # pass an element of the media's group first, which counts them in
+            # its rate and passes them on at once
+            fragments.append("%sudpsink name=fecsink%d host=%s port=%d async=false" % (
+                "rtpburstpace name=fecpace%d pace=false %s ! " % (k, FEC_GROUP)
+                if grouped else "", k, host, port + port_fec))
+            from_rtpbin.append(("send_fec_src_0_%d" % k,
+                                "fecpace%d" % k if grouped else "fecsink%d" % k))
     elif recipe.protection == "rtx":
         hooks.append("request-aux-sender: rtprtxsend payload-type-map="
                      "\"application/x-rtp-pt-map,%d=(uint)%d\" max-size-time=1000"

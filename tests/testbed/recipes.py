@@ -58,9 +58,10 @@ SEND = os.path.join(ROOT, "examples", "send-video")
 RECEIVE = os.path.join(ROOT, "examples", "receive-video")
 PORT = 5000
 CASES = ["bursty", "tbf", "paced", "capped", "bursty-fec5x5", "bursty-rtx", "paced-fec5x5",
+         "capped-fec5x5",
          "paced-fec10x10", "paced-ulpfec", "paced-rtx", "capped-rtx", "capped-rtx-adapt"]
 # without TCP: the senders alone, and one of each kind of repair
-CASES_NO_TCP = ["bursty", "tbf", "paced", "capped", "paced-fec5x5", "paced-rtx"]
+CASES_NO_TCP = ["bursty", "tbf", "paced", "capped", "paced-fec5x5", "capped-fec5x5", "paced-rtx"]
 # the stream as run.py describes it (for stream_wire_bps and the tbf rate)
 STREAM = ["--codec", "h264", "--rate", "4", "--mtu", str(videorecipes.MTU)]
 SENDER_STARTUP_S = 1.5   # left out of the TCP figure at the start of the video
