@@ -68,7 +68,8 @@ typedef struct
   guint64 slot_lateness;        /* ... and woke this late */
   guint64 unsent_arrival;       /* unpaced: the oldest packet not taken */
   gboolean rate_booked;         /* its bytes are booked on the group's rate */
-  guint64 rate_release;         /* ... from then on */
+  gboolean rate_waited;         /* ... later than now: it waits for */
+  guint64 rate_release;         /* ... then */
 } Item;
 
 /* The push between rtp_burst_stream_next () and push_done (). */
@@ -132,6 +133,7 @@ struct _RtpBurstStream
   Push push;
   gboolean repair_booked;       /* the head repair packet, on the group's
                                  * rate */
+  gboolean repair_waited;       /* ... its release is later than its turn */
   guint64 repair_release;
 
   /* notices */
@@ -684,21 +686,22 @@ wait_until (RtpBurstNext * next, guint64 time, gboolean for_close,
 }
 
 /* Books @bytes on the group's rate (rtpburstgroup.h) for leaving at @at:
- * a slot's time, a repair packet's due time, or now for packets that leave
- * as they come.  A push that is late (its thread was held) books the link
- * from when it was meant to leave, as the packets will (a synchronising
- * sink releases them by their DTS).  TRUE with *release when booked; FALSE
- * without a rate (or a clock to book on).  @waits: the push waits for
- * *release if that is later than now (counted). */
+ * now, as a rule, so that the link's time follows the clock and a stream
+ * that is behind cannot catch up faster than the rate.  TRUE with
+ * *release when booked; FALSE without a rate (or a clock to book on).
+ * *waited: @may_wait and the link is busy until later than now (counted);
+ * the push then waits for *release and leaves with that as its time. */
 static gboolean
 book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 at,
-    guint64 bytes, gboolean waits, guint64 * release)
+    guint64 bytes, gboolean may_wait, gboolean * waited, guint64 * release)
 {
-  if (at == RTP_BURST_TIME_NONE ||
+  *waited = FALSE;
+  if (at == RTP_BURST_TIME_NONE || now->now == RTP_BURST_TIME_NONE ||
       rtp_burst_group_member_book (&s->group, now->clock, now->base_time,
           at, bytes, release) != RTP_BURST_GROUP_PLACED)
     return FALSE;
-  if (waits && now->now != RTP_BURST_TIME_NONE && *release > now->now) {
+  if (may_wait && *release > now->now) {
+    *waited = TRUE;
     s->st.group_rate_waits++;
     s->st.group_rate_max_delay = MAX (s->st.group_rate_max_delay,
         *release - now->now);
@@ -764,14 +767,15 @@ repair_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
   }
   /* its turn: then its room on the group's rate */
   if (!s->repair_booked)
-    s->repair_booked = book (s, now, turn.due,
-        rtp_burst_repair_head_size (&s->repair), TRUE, &s->repair_release);
-  if (s->repair_booked && s->repair_release > turn.due) {
-    if (now->now != RTP_BURST_TIME_NONE && s->repair_release > now->now) {
+    s->repair_booked = book (s, now, now->now,
+        rtp_burst_repair_head_size (&s->repair), TRUE, &s->repair_waited,
+        &s->repair_release);
+  if (s->repair_booked && s->repair_waited) {
+    if (s->repair_release > now->now) {
       wait_until (next, s->repair_release, FALSE, FALSE);
       return DECIDED;
     }
-    turn.due = s->repair_release;
+    turn.due = MAX (turn.due, s->repair_release);
   }
   next->kind = RTP_BURST_NEXT_REPAIR;
   next->time = turn.due;
@@ -836,7 +840,7 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     s->push.paced = FALSE;
     /* counted in the group's rate, without waiting for it */
     book (s, now, now->now, head_bytes (s, item, n), FALSE,
-        &item->rate_release);
+        &item->rate_waited, &item->rate_release);
     return DECIDED;
   }
 
@@ -848,18 +852,28 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     return DECIDED;
   }
   /* then for room on the group's rate */
-  if (!item->rate_booked)
-    item->rate_booked = book (s, now, item->slot_time, head_bytes (s, item,
-            item->slot_packets), TRUE, &item->rate_release);
-  if (item->rate_booked && item->rate_release > item->slot_time &&
-      now->now != RTP_BURST_TIME_NONE && item->rate_release > now->now) {
+  if (!item->rate_booked) {
+    /* while a synchronising sink in the thread holds this frame's pushes
+     * (until the element takes its latency, from the next frame on), the
+     * sink releases each at its slot + that latency: booked at the slot,
+     * without waiting, so that the DTS and the sink's pace stay as they
+     * are */
+    gboolean held = item->serial == s->held_serial;
+
+    item->rate_booked = book (s, now, held ? item->slot_time : now->now,
+        head_bytes (s, item, item->slot_packets), !held, &item->rate_waited,
+        &item->rate_release);
+  }
+  if (item->rate_booked && item->rate_waited &&
+      item->rate_release > now->now) {
     wait_until (next, item->rate_release, FALSE, FALSE);
     return DECIDED;
   }
   next->kind = RTP_BURST_NEXT_PUSH;
   next->n_packets = item->slot_packets;
   next->time = item->slot_time;
-  if (item->rate_booked)
+  /* the rate made it wait: it leaves then, with that DTS */
+  if (item->rate_booked && item->rate_waited)
     next->time = MAX (item->slot_time, item->rate_release);
   if (next->time >= item->sink_offset)
     next->dts = next->time - item->sink_offset;
@@ -978,7 +992,7 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
   push->bytes = 0;
   if (push->paced) {
     /* when it leaves: its slot, or when the group's rate let it */
-    guint64 due = item->rate_booked ?
+    guint64 due = item->rate_booked && item->rate_waited ?
         MAX (item->slot_time, item->rate_release) : item->slot_time;
 
     own_lateness = note_slot_lateness (s, item, push->lateness);

@@ -214,11 +214,14 @@ GST_END_TEST;
 #define RATE_5MS (G_GUINT64_CONSTANT (8) * 1012 * 200)
 
 /* A synchronising sink in the element's thread, and a group whose rate is
- * below the slots': a push books the link from its slot time (not from
- * when a held thread got to it), leaves with the DTS of when the link lets
- * it, and that is the time the sink's hold is judged by.  So the element
- * still sees the sink's latency in the first frame's first push and takes
- * it from the next frame on. */
+ * below the slots'.  While the sink holds the first frame's pushes, they
+ * keep their DTS and the sink paces them; the element takes the sink's
+ * latency from the next frame on, and then a push the link has no room
+ * for yet waits for it and leaves with the DTS of when it gets it minus
+ * that latency, so the sink's wait ends at once.  Before, such pushes got
+ * the DTS of when their held thread reached them, the sink held them again,
+ * and a hold was judged against the slot time instead of the DTS: the
+ * latency was never taken and every push was held. */
 GST_START_TEST (test_sync_sink_with_group_rate)
 {
   GstElement *e = gst_element_factory_make ("rtpburstpace", NULL);
@@ -235,24 +238,23 @@ GST_START_TEST (test_sync_sink_with_group_rate)
   test_announce_handover (f.h->sinkpad);
   sync_sink_install (&f, 60 * MS);
 
-  /* frame 0: slot i at i DT; the link takes 5 ms a packet, so slot i >= 1
-   * leaves at 5i ms: DTS 5i ms, held by the sink until 60 + 5i ms (the
-   * element, blocked, reaches every later slot after its link time) */
+  /* frame 0, before the element knows the sink: every push is held until
+   * its DTS + 60 ms; while the sink paces the frame so, its pushes are
+   * booked at their slots without waiting, and keep their DTS (slot i at
+   * i DT) */
   push_frame (&f, 0, 10, 1000);
-  crank_synced_slot (&f, 0, 60 * MS, 0, 0);
-  for (i = 1; i < 10; i++)
-    crank_synced_slot (&f, i * DT, 60 * MS + i * 5 * MS, 0, i * 5 * MS);
-
-  /* frame 1, due at 40 + 60 ms, complete at 105 ms (when frame 0 ended):
-   * slot i at 105 + i DT; slot 0 gets the link at once, DTS 105 - 60 ms;
-   * from slot 1 on the link is later than the slot: a wait for it, then the
-   * sink's, which ends at once (DTS = link time - 60 ms) */
+  for (i = 0; i < 10; i++)
+    crank_synced_slot (&f, i * DT, 60 * MS + i * DT, 0, i * DT);
+  /* frame 1, due at 40 + 60 ms, knows the sink: slot i at 100 ms + i DT;
+   * the link (5 ms a packet) is free at 100 ms, then later than each slot:
+   * slot i >= 1 waits for it until 100 + 5i ms, DTS that - 60 ms, and the
+   * sink's wait ends at once */
   push_frame (&f, 1, 10, 1000);
-  crank_synced_slot (&f, 105 * MS, 105 * MS, PERIOD, 45 * MS);
+  crank_synced_slot (&f, 100 * MS, 100 * MS, PERIOD, 40 * MS);
   for (i = 1; i < 10; i++) {
-    expect_wait (&f, 105 * MS + i * DT);
-    crank_synced_slot (&f, 105 * MS + i * 5 * MS, 105 * MS + i * 5 * MS,
-        PERIOD, 45 * MS + i * 5 * MS);
+    expect_wait (&f, 100 * MS + i * DT);
+    crank_synced_slot (&f, 100 * MS + i * 5 * MS, 100 * MS + i * 5 * MS,
+        PERIOD, 40 * MS + i * 5 * MS);
   }
   fail_unless_equals_uint64 (stat (&f, "sink-latency"), 60 * MS);
   fail_unless_equals_uint64 (stat (&f, "group-rate-waits"), 9);
