@@ -685,22 +685,22 @@ wait_until (RtpBurstNext * next, guint64 time, gboolean for_close,
   next->for_slot = for_slot;
 }
 
-/* Books @bytes on the group's rate (rtpburstgroup.h) for leaving at @at:
- * now, as a rule, so that the link's time follows the clock and a stream
- * that is behind cannot catch up faster than the rate.  TRUE with
- * *release when booked; FALSE without a rate (or a clock to book on).
- * *waited: @may_wait and the link is busy until later than now (counted);
- * the push then waits for *release and leaves with that as its time. */
+/* Books @bytes on the group's rate (rtpburstgroup.h) from now: the link's
+ * time follows the clock, so a stream that is behind cannot catch up
+ * faster than the rate.  TRUE with *release when booked; FALSE without a
+ * rate (or a clock to book on).  *waited: the link is busy until later
+ * than now (counted, if @waited is given); the push then waits for it. */
 static gboolean
-book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 at,
-    guint64 bytes, gboolean may_wait, gboolean * waited, guint64 * release)
+book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
+    gboolean * waited, guint64 * release)
 {
-  *waited = FALSE;
-  if (at == RTP_BURST_TIME_NONE || now->now == RTP_BURST_TIME_NONE ||
+  if (waited)
+    *waited = FALSE;
+  if (now->now == RTP_BURST_TIME_NONE ||
       rtp_burst_group_member_book (&s->group, now->clock, now->base_time,
-          at, bytes, release) != RTP_BURST_GROUP_PLACED)
+          now->now, bytes, release) != RTP_BURST_GROUP_PLACED)
     return FALSE;
-  if (may_wait && *release > now->now) {
+  if (waited && *release > now->now) {
     *waited = TRUE;
     s->st.group_rate_waits++;
     s->st.group_rate_max_delay = MAX (s->st.group_rate_max_delay,
@@ -767,9 +767,8 @@ repair_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
   }
   /* its turn: then its room on the group's rate */
   if (!s->repair_booked)
-    s->repair_booked = book (s, now, now->now,
-        rtp_burst_repair_head_size (&s->repair), TRUE, &s->repair_waited,
-        &s->repair_release);
+    s->repair_booked = book (s, now, rtp_burst_repair_head_size (&s->repair),
+        &s->repair_waited, &s->repair_release);
   if (s->repair_booked && s->repair_waited) {
     if (s->repair_release > now->now) {
       wait_until (next, s->repair_release, FALSE, FALSE);
@@ -839,8 +838,7 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     next->n_packets = n;
     s->push.paced = FALSE;
     /* counted in the group's rate, without waiting for it */
-    book (s, now, now->now, head_bytes (s, item, n), FALSE,
-        &item->rate_waited, &item->rate_release);
+    book (s, now, head_bytes (s, item, n), NULL, &item->rate_release);
     return DECIDED;
   }
 
@@ -852,18 +850,15 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     return DECIDED;
   }
   /* then for room on the group's rate */
-  if (!item->rate_booked) {
-    /* while a synchronising sink in the thread holds this frame's pushes
-     * (until the element takes its latency, from the next frame on), the
-     * sink releases each at its slot + that latency: booked at the slot,
-     * without waiting, so that the DTS and the sink's pace stay as they
-     * are */
-    gboolean held = item->serial == s->held_serial;
-
-    item->rate_booked = book (s, now, held ? item->slot_time : now->now,
-        head_bytes (s, item, item->slot_packets), !held, &item->rate_waited,
-        &item->rate_release);
-  }
+  /* while a synchronising sink in the thread holds this frame's pushes
+   * (until the element takes its latency, from the next frame on), that
+   * sink paces them by their DTS and the task reaches the slots late: they
+   * keep their slots and are not booked, as without a group (the group's
+   * rate applies to a stream from the frame after the element saw such a
+   * sink, its first frame as a rule) */
+  if (!item->rate_booked && item->serial != s->held_serial)
+    item->rate_booked = book (s, now, head_bytes (s, item,
+            item->slot_packets), &item->rate_waited, &item->rate_release);
   if (item->rate_booked && item->rate_waited &&
       item->rate_release > now->now) {
     wait_until (next, item->rate_release, FALSE, FALSE);
@@ -872,8 +867,10 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
   next->kind = RTP_BURST_NEXT_PUSH;
   next->n_packets = item->slot_packets;
   next->time = item->slot_time;
-  /* the rate made it wait: it leaves then, with that DTS */
-  if (item->rate_booked && item->rate_waited)
+  /* it leaves when the link has it, with that DTS (a stream that is behind
+   * gets DTS now, not its past slot, so that a synchronising sink behind a
+   * queue does not send its backlog at once) */
+  if (item->rate_booked)
     next->time = MAX (item->slot_time, item->rate_release);
   if (next->time >= item->sink_offset)
     next->dts = next->time - item->sink_offset;
@@ -992,7 +989,7 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
   push->bytes = 0;
   if (push->paced) {
     /* when it leaves: its slot, or when the group's rate let it */
-    guint64 due = item->rate_booked && item->rate_waited ?
+    guint64 due = item->rate_booked ?
         MAX (item->slot_time, item->rate_release) : item->slot_time;
 
     own_lateness = note_slot_lateness (s, item, push->lateness);

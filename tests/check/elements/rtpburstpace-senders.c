@@ -215,13 +215,14 @@ GST_END_TEST;
 
 /* A synchronising sink in the element's thread, and a group whose rate is
  * below the slots'.  While the sink holds the first frame's pushes, they
- * keep their DTS and the sink paces them; the element takes the sink's
- * latency from the next frame on, and then a push the link has no room
- * for yet waits for it and leaves with the DTS of when it gets it minus
- * that latency, so the sink's wait ends at once.  Before, such pushes got
- * the DTS of when their held thread reached them, the sink held them again,
- * and a hold was judged against the slot time instead of the DTS: the
- * latency was never taken and every push was held. */
+ * keep their slots and the sink paces them; the element takes the sink's
+ * latency from the next frame on, and then a push the link has no room for
+ * yet waits for it and leaves with the DTS of when it gets it minus that
+ * latency, so the sink's wait ends at once.  Before, such pushes booked
+ * from when their held thread reached them and got that as their DTS, the
+ * sink held them again, and a hold was judged against the slot time
+ * instead of the DTS: the latency was never taken and every push was held
+ * (27 packets in 4 s for H.264 behind rtpbin). */
 GST_START_TEST (test_sync_sink_with_group_rate)
 {
   GstElement *e = gst_element_factory_make ("rtpburstpace", NULL);
@@ -239,9 +240,8 @@ GST_START_TEST (test_sync_sink_with_group_rate)
   sync_sink_install (&f, 60 * MS);
 
   /* frame 0, before the element knows the sink: every push is held until
-   * its DTS + 60 ms; while the sink paces the frame so, its pushes are
-   * booked at their slots without waiting, and keep their DTS (slot i at
-   * i DT) */
+   * its DTS + 60 ms.  Once the sink paces the frame so, its pushes keep
+   * their slots (slot i at i DT) and are not booked, as without a group */
   push_frame (&f, 0, 10, 1000);
   for (i = 0; i < 10; i++)
     crank_synced_slot (&f, i * DT, 60 * MS + i * DT, 0, i * DT);
