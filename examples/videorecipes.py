@@ -255,7 +255,8 @@ def _recipes():
                                summary=r.summary.split("; keyframe request")[0].replace(
                                    "fec-encoders)", "fec-encoders), FEC packets counted in "
                                    "the cap (%s on the media, rtpburstpace pace=false "
-                                   "in the group on each FEC stream)" % FEC_GROUP)))
+                                   "in the group on each FEC stream; measured worse than "
+                                   "without, docs/results.md section 11)" % FEC_GROUP)))
             # the same, with the encoder's rate (and the cap with it) following the loss
             # the receiver reports
             for base in ("capped-rtx", "capped-rtx-behind"):
