@@ -15,6 +15,7 @@ Run with G_DEBUG=fatal-warnings (tests/meson.build does).  Exit 0 pass,
 """
 import os
 import sys
+import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -25,28 +26,36 @@ SECONDS = 6.0
 STREAMS = 2
 
 
-class Client:
-    """rtspsrc -> per stream depayloader and decoder; RTP packets per
-    payload type as they reach the client's sockets, frames decoded."""
+H264_DECODER = "rtph264depay ! h264parse ! avdec_h264 output-corrupt=false"
 
-    def __init__(self, url):
+
+class Client:
+    """rtspsrc -> per stream depayloader and decoder (@decoders by payload
+    type, H.264 for the others); RTP packets per payload type as they reach
+    the client's sockets (with @with_size also (ns, bytes) of each, in
+    arrivals), buffers decoded per payload type."""
+
+    def __init__(self, url, pts=None, decoders=None, with_size=False):
         self.pipeline = Gst.Pipeline.new("client")
         src = Gst.ElementFactory.make("rtspsrc", "src")
         src.set_property("location", url)
         Gst.util_set_object_arg(src, "protocols", "udp")
         src.set_property("latency", 200)
         self.pipeline.add(src)
-        self.seqs = {96 + k: [] for k in range(STREAMS)}
+        self.lock = threading.Lock()
+        self.seqs = {pt: [] for pt in (pts or [96 + k for k in range(STREAMS)])}
+        self.decoders = decoders or {}
+        self.arrivals = []
         self.frames = {}
         src.connect("pad-added", self.on_pad)
-        rtsp_loopback.watch_rtp(self.pipeline, self.on_rtp)
+        rtsp_loopback.watch_rtp(self.pipeline, self.on_rtp, with_size=with_size)
 
     def on_pad(self, _src, pad):
         # recv_rtp_src_<stream>_<ssrc>_<payload type>
         pt = int(pad.get_name().rsplit("_", 1)[1])
         dec = Gst.parse_bin_from_description(
-            "rtph264depay ! h264parse ! avdec_h264 output-corrupt=false ! "
-            "fakesink sync=false signal-handoffs=true name=sink", True)
+            self.decoders.get(pt, H264_DECODER) +
+            " ! fakesink sync=false signal-handoffs=true name=sink", True)
         self.frames[pt] = 0
         dec.get_by_name("sink").connect("handoff", self.on_frame, pt)
         self.pipeline.add(dec)
@@ -56,9 +65,13 @@ class Client:
     def on_frame(self, _sink, _buf, _pad, pt):
         self.frames[pt] += 1
 
-    def on_rtp(self, _now, pt, seq, _rtptime):
-        if pt in self.seqs:
-            self.seqs[pt].append(seq)
+    def on_rtp(self, now, pt, seq, _rtptime, size=None):
+        with self.lock:
+            if pt in self.seqs:
+                self.seqs[pt].append(seq)
+                if size is not None:
+                    self.arrivals.append((now, size))
+
 
 def stat(element, field):
     # get_value: GStreamer 1.26's Python structures have no get_uint64 ()

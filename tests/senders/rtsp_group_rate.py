@@ -39,6 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import rtsp_loopback  # noqa: E402  (exits 77 without the bindings)
 from rtsp_loopback import Gst  # noqa: E402
+from rtsp_group import Client  # noqa: E402
 
 SECONDS = 6.0
 STREAMS = 2
@@ -48,49 +49,6 @@ AUDIO_PT = 96 + STREAMS
 GROUP_MAX_RATE = 12000000
 WINDOW_NS = 10000000
 SKIP_FIRST_S = 0.5
-
-
-class Client:
-    """rtspsrc -> per stream depayloader and decoder; RTP packets per
-    payload type as they reach the client's sockets, with their sizes."""
-
-    def __init__(self, url):
-        self.pipeline = Gst.Pipeline.new("client")
-        src = Gst.ElementFactory.make("rtspsrc", "src")
-        src.set_property("location", url)
-        Gst.util_set_object_arg(src, "protocols", "udp")
-        src.set_property("latency", 200)
-        self.pipeline.add(src)
-        self.lock = threading.Lock()
-        self.seqs = {96 + k: [] for k in range(STREAMS + 1)}
-        self.arrivals = []
-        self.decoded = {}
-        src.connect("pad-added", self.on_pad)
-        rtsp_loopback.watch_rtp(self.pipeline, self.on_rtp, with_size=True)
-
-    def on_pad(self, _src, pad):
-        # recv_rtp_src_<stream>_<ssrc>_<payload type>
-        pt = int(pad.get_name().rsplit("_", 1)[1])
-        if pt == AUDIO_PT:
-            desc = "rtpopusdepay ! opusdec"
-        else:
-            desc = "rtph264depay ! h264parse ! avdec_h264 output-corrupt=false"
-        dec = Gst.parse_bin_from_description(
-            desc + " ! fakesink sync=false signal-handoffs=true name=sink", True)
-        self.decoded[pt] = 0
-        dec.get_by_name("sink").connect("handoff", self.on_decoded, pt)
-        self.pipeline.add(dec)
-        dec.sync_state_with_parent()
-        pad.link(dec.get_static_pad("sink"))
-
-    def on_decoded(self, _sink, _buf, _pad, pt):
-        self.decoded[pt] += 1
-
-    def on_rtp(self, now, pt, seq, _rtptime, size):
-        with self.lock:
-            if pt in self.seqs:
-                self.seqs[pt].append(seq)
-                self.arrivals.append((now, size))
 
 
 class Releases:
@@ -163,7 +121,8 @@ def main():
             releases.watch(e, k, k == STREAMS)
     factory.connect("media-configure", on_configure)
 
-    client = Client(url)
+    client = Client(url, pts=[96 + k for k in range(STREAMS + 1)],
+                    decoders={AUDIO_PT: "rtpopusdepay ! opusdec"}, with_size=True)
     stats = []
     fields = ("group-members", "group-max-rate", "packets", "group-rate-waits",
               "group-rate-max-delay", "unpaced-pushes", "unpaced-late-pushes",
@@ -178,7 +137,7 @@ def main():
                % (STREAMS, len(pacers)), len(pacers) == STREAMS + 1)]
     for pt, seqs in sorted(client.seqs.items()):
         lost = sum((b - a - 1) % 65536 for a, b in zip(seqs, seqs[1:]))
-        decoded = client.decoded.get(pt, 0)
+        decoded = client.frames.get(pt, 0)
         print("stream pt %d: %d packets, %d lost, %d decoded" % (pt, len(seqs), lost,
                                                                   decoded))
         checks += [("pt %d: packets %d > 100" % (pt, len(seqs)), len(seqs) > 100),
