@@ -849,8 +849,8 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     wait_until (next, item->slot_time, FALSE, TRUE);
     return DECIDED;
   }
-  /* then for room on the group's rate */
-  /* while a synchronising sink in the thread holds this frame's pushes
+  /* then for room on the group's rate; but while a synchronising sink in
+   * the thread holds this frame's pushes
    * (until the element takes its latency, from the next frame on), that
    * sink paces them by their DTS and the task reaches the slots late: they
    * keep their slots and are not booked, as without a group (the group's
