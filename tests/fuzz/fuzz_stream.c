@@ -806,18 +806,23 @@ op_latency (Model * m)
   }
 }
 
-/* rtp_burst_stream_flush (): everything queued is flushed, the events
- * handed over (or freed by the stream). */
+/* rtp_burst_stream_flush (), or with @by_stop rtp_burst_stream_stop (),
+ * which flushes too: everything queued is flushed, the events handed over
+ * (@keep) or freed by the stream. */
 static void
-flush (Model * m, gboolean keep)
+flush_full (Model * m, gboolean keep, gboolean by_stop)
 {
   guint64 n = n_queued_media (m) + n_queued_repair (m);
   guint i;
 
-  TRACE ("  flush: %u packets, %u repair, %u events\n", n_queued_media (m),
-      n_queued_repair (m), n_queued_events (m));
+  TRACE ("  flush%s: %u packets, %u repair, %u events\n", by_stop ?
+      " by stop" : "", n_queued_media (m), n_queued_repair (m),
+      n_queued_events (m));
   FUZZ_CHECK (!m->pending, "flush during a push");
-  rtp_burst_stream_flush (m->s, keep ? keep_event : NULL, m);
+  if (by_stop)
+    rtp_burst_stream_stop (m->s);
+  else
+    rtp_burst_stream_flush (m->s, keep ? keep_event : NULL, m);
   if (!keep) {
     for (; m->event_lo < m->events->len; m->event_lo++) {
       EventRec *e = &g_array_index (m->events, EventRec, m->event_lo);
@@ -846,6 +851,12 @@ flush (Model * m, gboolean keep)
   m->flushed += n;
   model_close (m);
   FUZZ_CHECK (rtp_burst_stream_is_empty (m->s), "not empty after a flush");
+}
+
+static void
+flush (Model * m, gboolean keep)
+{
+  flush_full (m, keep, FALSE);
 }
 
 static void
@@ -885,7 +896,7 @@ start (Model * m, const gchar * group)
 }
 
 /* PAUSED -> READY -> PAUSED: the element flushes, stops, starts; bit 0:
- * stop without the flush (what the header says stop does itself). */
+ * stop without the flush first (stop flushes itself, freeing the events). */
 static void
 op_restart (Model * m)
 {
@@ -895,9 +906,12 @@ op_restart (Model * m)
   TRACE ("restart\n");
   if (m->pending)
     push_done (m, !(flags & 0x10), push_end (m));
-  if (!(flags & 1))
+  if (!(flags & 1)) {
     flush (m, !(flags & 8));
-  rtp_burst_stream_stop (m->s);
+    rtp_burst_stream_stop (m->s);
+  } else {
+    flush_full (m, FALSE, TRUE);
+  }
   FUZZ_CHECK (rtp_burst_stream_period (m->s) == 0, "period %"
       G_GUINT64_FORMAT " after stop", rtp_burst_stream_period (m->s));
   switch ((flags >> 1) & 3) {
