@@ -87,23 +87,28 @@ rtp_burst_repair_queued (const RtpBurstRepair * repair)
   return repair->packets.length;
 }
 
+static const RtpBurstRepairPacket *
+head_packet (const RtpBurstRepair * repair)
+{
+  return repair->packets.head ? repair->packets.head->data : NULL;
+}
+
 /* The epoch of the packet at the head; the queue must not be empty. */
 guint64
 rtp_burst_repair_head_epoch (const RtpBurstRepair * repair)
 {
-  const RtpBurstRepairPacket *p =
-      repair->packets.head ? repair->packets.head->data : NULL;
+  const RtpBurstRepairPacket *p = head_packet (repair);
 
   g_return_val_if_fail (p != NULL, 0);
   return p->epoch;
 }
 
-/* The size of the packet at the head, bytes. */
+/* The size of the packet at the head, bytes; the queue must not be
+ * empty. */
 guint
 rtp_burst_repair_head_size (const RtpBurstRepair * repair)
 {
-  const RtpBurstRepairPacket *p =
-      repair->packets.head ? repair->packets.head->data : NULL;
+  const RtpBurstRepairPacket *p = head_packet (repair);
 
   g_return_val_if_fail (p != NULL, 0);
   return p->size;
@@ -124,8 +129,7 @@ rtp_burst_repair_next (const RtpBurstRepair * repair,
     const RtpBurstRepairMedia * media, guint64 max_rate, guint64 max_delay,
     RtpBurstRepairTurn * turn)
 {
-  const RtpBurstRepairPacket *p =
-      repair->packets.head ? repair->packets.head->data : NULL;
+  const RtpBurstRepairPacket *p = head_packet (repair);
   guint64 gap = media->spacing, last_tx = 0, due, bound, earliest;
   guint64 next = media->next;
 
