@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib.h>
 
 typedef struct
@@ -119,5 +120,44 @@ fuzz_time (FuzzInput * in)
     abort ();                                                           \
   }                                                                     \
 } G_STMT_END
+
+/* --- start-up shared by the targets ------------------------------------- */
+
+/* GLib < 2.76 hands out slices from its own magazines, which would hide
+ * use-after-free from AddressSanitizer: runs this process again, once,
+ * with plain malloc.  Call first in LLVMFuzzerInitialize (). */
+static inline void
+fuzz_use_plain_malloc (char **argv)
+{
+  if (g_strcmp0 (g_getenv ("G_SLICE"), "always-malloc") != 0) {
+    g_setenv ("G_SLICE", "always-malloc", TRUE);
+    execv ("/proc/self/exe", argv);
+    perror ("execv /proc/self/exe");
+    abort ();
+  }
+}
+
+static inline void
+fuzz_log_abort (const gchar * domain, GLogLevelFlags level,
+    const gchar * msg, gpointer user_data)
+{
+  fprintf (stderr, "%s-%s: %s\n", domain ? domain : "",
+      (level & G_LOG_LEVEL_CRITICAL) ? "CRITICAL" : "ERROR", msg);
+  abort ();
+}
+
+/* A critical or an error logged in the default domain or in one of
+ * @domains (NULL-terminated) aborts: g_return_if_fail () and friends in
+ * the code under test are bugs. */
+static inline void
+fuzz_abort_on_criticals (const gchar * const *domains)
+{
+  const GLogLevelFlags levels = G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR |
+      G_LOG_FLAG_FATAL;
+
+  g_log_set_handler (NULL, levels, fuzz_log_abort, NULL);
+  for (; domains && *domains; domains++)
+    g_log_set_handler (*domains, levels, fuzz_log_abort, NULL);
+}
 
 #endif /* __FUZZ_INPUT_H__ */

@@ -56,7 +56,6 @@
  *  libFuzzer's -timeout for hangs (teardown included).
  */
 
-#include <unistd.h>
 #include <gst/gst.h>
 #include <gst/check/gstharness.h>
 #include <gst/check/gsttestclock.h>
@@ -1133,28 +1132,15 @@ op_state (Ctx * c)
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
 
-static void
-log_handler (const gchar * domain, GLogLevelFlags level, const gchar * msg,
-    gpointer user_data)
-{
-  fprintf (stderr, "%s-%s: %s\n", domain ? domain : "",
-      (level & G_LOG_LEVEL_CRITICAL) ? "CRITICAL" : "ERROR", msg);
-  abort ();
-}
-
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
 {
+  static const gchar *const domains[] = { "GStreamer", "GLib-GObject",
+    "GLib", NULL
+  };
   const gchar *avoid;
 
-  /* GLib < 2.76 hands out slices from its own magazines, which would hide
-   * use-after-free from AddressSanitizer: start again with plain malloc */
-  if (g_strcmp0 (g_getenv ("G_SLICE"), "always-malloc") != 0) {
-    g_setenv ("G_SLICE", "always-malloc", TRUE);
-    execv ("/proc/self/exe", *argv);
-    perror ("execv /proc/self/exe");
-    abort ();
-  }
+  fuzz_use_plain_malloc (*argv);
   /* only the element compiled in here: no plugin scanning, no registry */
   g_setenv ("GST_REGISTRY_DISABLE", "yes", FALSE);
   g_setenv ("GST_PLUGIN_SYSTEM_PATH_1_0", "", FALSE);
@@ -1175,14 +1161,7 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   FUZZ_CHECK (GST_ELEMENT_REGISTER (rtpburstpace, NULL),
       "cannot register rtpburstpace");
   /* a critical in the element (g_return_if_fail and friends) is a bug */
-  g_log_set_handler (NULL, G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR |
-      G_LOG_FLAG_FATAL, log_handler, NULL);
-  g_log_set_handler ("GStreamer", G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR |
-      G_LOG_FLAG_FATAL, log_handler, NULL);
-  g_log_set_handler ("GLib-GObject", G_LOG_LEVEL_CRITICAL |
-      G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL, log_handler, NULL);
-  g_log_set_handler ("GLib", G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR |
-      G_LOG_FLAG_FATAL, log_handler, NULL);
+  fuzz_abort_on_criticals (domains);
   return 0;
 }
 

@@ -1372,32 +1372,15 @@ op_other (Model * m)
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
 
-static void
-log_handler (const gchar * domain, GLogLevelFlags level, const gchar * msg,
-    gpointer user_data)
-{
-  fprintf (stderr, "%s-%s: %s\n", domain ? domain : "",
-      (level & G_LOG_LEVEL_CRITICAL) ? "CRITICAL" : "ERROR", msg);
-  abort ();
-}
-
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
 {
-  /* GLib < 2.76 hands out slices from its own magazines, which would hide
-   * use-after-free from AddressSanitizer: start again with plain malloc */
-  if (g_strcmp0 (g_getenv ("G_SLICE"), "always-malloc") != 0) {
-    g_setenv ("G_SLICE", "always-malloc", TRUE);
-    execv ("/proc/self/exe", *argv);
-    perror ("execv /proc/self/exe");
-    abort ();
-  }
+  static const gchar *const domains[] = { "GLib", NULL };
+
+  fuzz_use_plain_malloc (*argv);
   trace = g_getenv ("RTPBURSTPACE_FUZZ_TRACE") != NULL;
   /* a critical in the stream (g_return_if_fail and friends) is a bug */
-  g_log_set_handler (NULL, G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR |
-      G_LOG_FLAG_FATAL, log_handler, NULL);
-  g_log_set_handler ("GLib", G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR |
-      G_LOG_FLAG_FATAL, log_handler, NULL);
+  fuzz_abort_on_criticals (domains);
   return 0;
 }
 
