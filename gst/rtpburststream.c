@@ -133,7 +133,8 @@ struct _RtpBurstStream
   Push push;
   gboolean repair_booked;       /* the head repair packet, on the group's
                                  * rate */
-  gboolean repair_waited;       /* ... its release is later than its turn */
+  gboolean repair_waited;       /* ... the link was busy past now: it
+                                 * waits for the release */
   guint64 repair_release;
 
   /* notices */
@@ -825,6 +826,7 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
 {
   if (item->unpaced) {
     guint n = g_queue_get_length (&item->packets);
+    guint64 release;
 
     if (n == 0) {
       if (!item->closed) {
@@ -838,7 +840,7 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     next->n_packets = n;
     s->push.paced = FALSE;
     /* counted in the group's rate, without waiting for it */
-    book (s, now, head_bytes (s, item, n), NULL, &item->rate_release);
+    book (s, now, head_bytes (s, item, n), NULL, &release);
     return DECIDED;
   }
 

@@ -39,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import rtsp_loopback  # noqa: E402  (exits 77 without the bindings)
 from rtsp_loopback import Gst  # noqa: E402
-from rtsp_group import Client  # noqa: E402
+from rtsp_group import Client, stat  # noqa: E402
 
 SECONDS = 6.0
 STREAMS = 2
@@ -99,10 +99,6 @@ def peak_window(events):
             lo += 1
         best = max(best, total)
     return best
-
-
-def stat(element, field):
-    return element.get_property("stats").get_value(field)
 
 
 def main():
