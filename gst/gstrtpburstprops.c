@@ -429,7 +429,10 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * FALSE) book without waiting.  The group's rate is the smallest its
    * members set; booking never takes a lock (gst/rtpburstgroup.h).  Set it
    * above the sum of the streams' rates: below, their queues grow until
-   * the chain blocks.
+   * the chain blocks.  A frame whose pushes a synchronising sink in the
+   * element's own thread holds (the first frame, before the element takes
+   * that sink's latency) is paced by the sink and not booked
+   * (docs/algorithm.md, "A shared rate").
    */
   g_object_class_install_property (gobject_class, PROP_GROUP_MAX_RATE,
       g_param_spec_uint64 ("group-max-rate", "Group maximum rate",
