@@ -23,6 +23,7 @@
 
 #include "gstrtpburstprops.h"
 #include "gstrtpburststats.h"
+#include "rtpburstgroup.h"
 
 #define GST_TYPE_RTP_BURST_PACE_OVERLOAD (gst_rtp_burst_pace_overload_get_type ())
 static GType
@@ -424,9 +425,10 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * push on the group's one virtual link before they leave; a push the link
    * has no room for yet waits until it has (group-rate-waits in the stats),
    * so over any interval the group sends at most this rate times its length
-   * plus one push, and a stream may use what the others leave.  Repair
-   * packets book as media do; pass-through members (#GstRtpBurstPace:pace
-   * FALSE) book without waiting.  The group's rate is the smallest its
+   * plus one push (one per #GstRtpBurstPace:priority in use), and a stream
+   * may use what the others leave.  Repair packets go ahead of their
+   * stream's media; pass-through members (#GstRtpBurstPace:pace FALSE) book
+   * without waiting, ahead of all.  The group's rate is the smallest its
    * members set; booking never takes a lock (gst/rtpburstgroup.h).  Set it
    * above the sum of the streams' rates: below, their queues grow until
    * the chain blocks.  A frame whose pushes a synchronising sink in the
@@ -439,6 +441,28 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
           "Cap on the aggregate rate of the group's members in bit/s "
           "(0 = none; the group takes the smallest its members set)",
           0, MAX_MAX_RATE, DEFAULT_GROUP_MAX_RATE,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:priority:
+   *
+   * Which of a #GstRtpBurstPace:group's streams leaves first when the
+   * group's #GstRtpBurstPace:group-max-rate has no room for all (0, the
+   * default, is the lowest).  A push of a higher priority is not held
+   * behind the pushes of lower ones waiting for the link; those wait for it
+   * too.  A stream's repair packets rank above its media and below the
+   * media of a higher priority; pass-through members (#GstRtpBurstPace:pace
+   * FALSE) rank above all.  A push already booked leaves when it was told,
+   * so the group may send one push per priority in use above its rate.
+   * Without a group rate it changes nothing.
+   */
+  g_object_class_install_property (gobject_class, PROP_PRIORITY,
+      g_param_spec_uint ("priority", "Priority",
+          "Rank of the stream's pushes on the group's rate: higher leaves "
+          "first when the link has no room for all (repair packets rank "
+          "above their media, pass-through streams above all)",
+          0, RTP_BURST_GROUP_PRIORITIES - 1, DEFAULT_PRIORITY,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
 
@@ -464,6 +488,7 @@ gst_rtp_burst_config_init (RtpBurstStreamConfig * c)
   c->pace_repair = DEFAULT_PACE_REPAIR;
   c->pace = DEFAULT_PACE;
   c->group_max_rate = DEFAULT_GROUP_MAX_RATE;
+  c->priority = DEFAULT_PRIORITY;
 }
 
 gboolean
@@ -518,6 +543,9 @@ gst_rtp_burst_config_set (RtpBurstStreamConfig * c, guint prop_id,
       break;
     case PROP_GROUP_MAX_RATE:
       c->group_max_rate = g_value_get_uint64 (value);
+      break;
+    case PROP_PRIORITY:
+      c->priority = g_value_get_uint (value);
       break;
     default:
       return FALSE;
@@ -577,6 +605,9 @@ gst_rtp_burst_config_get (const RtpBurstStreamConfig * c, guint prop_id,
       break;
     case PROP_GROUP_MAX_RATE:
       g_value_set_uint64 (value, c->group_max_rate);
+      break;
+    case PROP_PRIORITY:
+      g_value_set_uint (value, c->priority);
       break;
     default:
       return FALSE;

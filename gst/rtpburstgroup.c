@@ -309,7 +309,8 @@ struct _RtpBurstGroup
 
   /* the shared rate, booked without the lock (atomics) */
   guint64 max_rate;             /* the smallest member's, 0 = none */
-  guint64 tat;                  /* clock time the bytes booked so far end */
+  guint64 tat[RTP_BURST_GROUP_CLASSES]; /* clock time the bytes booked so
+                                         * far in the class and above end */
   gpointer rate_clock;          /* the clock of those times */
 };
 
@@ -494,23 +495,55 @@ rtp_burst_rate_book (guint64 tat, guint64 now, guint64 bytes,
 }
 
 /**
+ * rtp_burst_group_class:
+ * @priority: the member's (0: lowest; above RTP_BURST_GROUP_PRIORITIES - 1
+ *   counts as that)
+ * @repair: for a repair packet
+ *
+ * Returns: the class a push books in (see rtpburstgroup.h).
+ */
+guint
+rtp_burst_group_class (guint priority, gboolean repair)
+{
+  return 2 * MIN (priority, RTP_BURST_GROUP_PRIORITIES - 1) + (repair ? 1 : 0);
+}
+
+/* Books in one class's virtual time (compare and exchange). */
+static guint64
+book_class (guint64 * tat, guint64 now, guint64 bytes, guint64 rate)
+{
+  guint64 old = __atomic_load_n (tat, __ATOMIC_ACQUIRE), next, release;
+
+  do {
+    next = rtp_burst_rate_book (old, now, bytes, rate, &release);
+  } while (!__atomic_compare_exchange_n (tat, &old, next, FALSE,
+          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  return release;
+}
+
+/**
  * rtp_burst_group_book:
  * @clock: the member's clock (compared, never dereferenced); @now is its
  *   time
+ * @klass: the push's class (rtp_burst_group_class (), or
+ *   RTP_BURST_GROUP_CLASS_TOP)
  * @release: (out): when the bytes may leave, in @clock's time
  *
  * Books @bytes on the group's rate without a lock: a member's pacing
- * thread never waits for another (atomic compare and exchange).
+ * thread never waits for another (atomic compare and exchange, one per
+ * class from @klass down).  The bytes wait only for those booked in
+ * @klass and above, and every class below waits for them.
  *
  * Returns: RTP_BURST_GROUP_PLACED when booked; ALONE when the group has no
  *   rate; OTHER_CLOCK when the group books on another clock.
  */
 RtpBurstGroupResult
 rtp_burst_group_book (RtpBurstGroup * group, gconstpointer clock,
-    guint64 now, guint64 bytes, guint64 * release)
+    guint64 now, guint64 bytes, guint klass, guint64 * release)
 {
-  guint64 rate = rtp_burst_group_max_rate (group), tat, next;
+  guint64 rate = rtp_burst_group_max_rate (group);
   gpointer rate_clock;
+  guint c;
 
   if (rate == 0)
     return RTP_BURST_GROUP_ALONE;
@@ -523,11 +556,10 @@ rtp_burst_group_book (RtpBurstGroup * group, gconstpointer clock,
   if (rate_clock != clock)
     return RTP_BURST_GROUP_OTHER_CLOCK;
 
-  tat = __atomic_load_n (&group->tat, __ATOMIC_ACQUIRE);
-  do {
-    next = rtp_burst_rate_book (tat, now, bytes, rate, release);
-  } while (!__atomic_compare_exchange_n (&group->tat, &tat, next, FALSE,
-          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  klass = MIN (klass, RTP_BURST_GROUP_CLASS_TOP);
+  *release = book_class (&group->tat[klass], now, bytes, rate);
+  for (c = 0; c < klass; c++)
+    book_class (&group->tat[c], now, bytes, rate);
   return RTP_BURST_GROUP_PLACED;
 }
 
@@ -629,7 +661,8 @@ rtp_burst_group_member_set_max_rate (RtpBurstGroupMember * m,
  * time.  Never waits. */
 RtpBurstGroupResult
 rtp_burst_group_member_book (RtpBurstGroupMember * m, gconstpointer clock,
-    guint64 base_time, guint64 now, guint64 bytes, guint64 * release)
+    guint64 base_time, guint64 now, guint64 bytes, guint klass,
+    guint64 * release)
 {
   RtpBurstGroupResult res;
   guint64 r;
@@ -637,7 +670,7 @@ rtp_burst_group_member_book (RtpBurstGroupMember * m, gconstpointer clock,
   if (m->group == NULL)
     return RTP_BURST_GROUP_ALONE;
   res = rtp_burst_group_book (m->group, clock, rtp_burst_time_add (now,
-          base_time), bytes, &r);
+          base_time), bytes, klass, &r);
   if (res == RTP_BURST_GROUP_PLACED)
     *release = r >= base_time ? r - base_time : 0;
   else if (res == RTP_BURST_GROUP_OTHER_CLOCK)

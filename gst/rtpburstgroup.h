@@ -71,6 +71,18 @@
  * that do not pace (`pace=false`: audio, RTCP) book without waiting, so
  * their bytes count in the rate and the others make room.
  *
+ * Who goes first when the link has no room for all: every push books in a
+ * class, a member's priority (rtpburstpace's `priority`, 0 to
+ * RTP_BURST_GROUP_PRIORITIES - 1) twice over, plus one for repair packets,
+ * so that a stream's repair packets rank above its media and below the
+ * media of a higher priority; pass-through members book in the top class.
+ * The link keeps one virtual time per class: a booking in class c waits
+ * only for the bytes booked in classes >= c, and pushes back every class
+ * below.  A push of a higher class is thus not held behind the pushes of
+ * lower ones that wait for the link; those wait for it.  A push already
+ * booked leaves when it was told, so the group may send one push per class
+ * in use above the rate (each class's own bookings stay within it).
+ *
  * Placing is done by each member's pacing thread, which may run at
  * real-time priority: it never waits for the group.  When another member
  * is placing at that moment (the group's lock is held), the frame is left
@@ -93,6 +105,11 @@ G_BEGIN_DECLS
 /* Slots of two members closer than this leave together on any link (a
  * 1200-byte packet lasts ~1 µs at 10 Gbit/s): they count as shared. */
 #define RTP_BURST_GROUP_TOUCH   (G_GUINT64_CONSTANT (1000))       /* 1 µs */
+/* Priorities of members on the group's rate, and the classes they book in
+ * (see above). */
+#define RTP_BURST_GROUP_PRIORITIES 4
+#define RTP_BURST_GROUP_CLASSES (2 * RTP_BURST_GROUP_PRIORITIES + 1)
+#define RTP_BURST_GROUP_CLASS_TOP (RTP_BURST_GROUP_CLASSES - 1)
 
 typedef struct _RtpBurstTimeline RtpBurstTimeline;
 
@@ -143,9 +160,11 @@ guint64  rtp_burst_rate_book          (guint64 tat, guint64 now, guint64 bytes,
 void     rtp_burst_group_set_max_rate (RtpBurstGroup * group, guint member,
                                        guint64 max_rate);
 guint64  rtp_burst_group_max_rate     (RtpBurstGroup * group);
+guint    rtp_burst_group_class        (guint priority, gboolean repair);
 RtpBurstGroupResult rtp_burst_group_book (RtpBurstGroup * group,
                                        gconstpointer clock, guint64 now,
-                                       guint64 bytes, guint64 * release);
+                                       guint64 bytes, guint klass,
+                                       guint64 * release);
 
 /* Holds the group's lock as a member placing a frame does: what another
  * member's placement meets then (for tests). */
@@ -180,7 +199,8 @@ void     rtp_burst_group_member_set_max_rate (RtpBurstGroupMember * m,
 RtpBurstGroupResult rtp_burst_group_member_book (RtpBurstGroupMember * m,
                                         gconstpointer clock,
                                         guint64 base_time, guint64 now,
-                                        guint64 bytes, guint64 * release);
+                                        guint64 bytes, guint klass,
+                                        guint64 * release);
 
 G_END_DECLS
 

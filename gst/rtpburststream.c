@@ -686,20 +686,20 @@ wait_until (RtpBurstNext * next, guint64 time, gboolean for_close,
   next->for_slot = for_slot;
 }
 
-/* Books @bytes on the group's rate (rtpburstgroup.h) from now: the link's
+/* Books @bytes on the group's rate (rtpburstgroup.h) in class @klass from now: the link's
  * time follows the clock, so a stream that is behind cannot catch up
  * faster than the rate.  TRUE with *release when booked; FALSE without a
  * rate (or a clock to book on).  *waited: the link is busy until later
  * than now (counted, if @waited is given); the push then waits for it. */
 static gboolean
 book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
-    gboolean * waited, guint64 * release)
+    guint klass, gboolean * waited, guint64 * release)
 {
   if (waited)
     *waited = FALSE;
   if (now->now == RTP_BURST_TIME_NONE ||
       rtp_burst_group_member_book (&s->group, now->clock, now->base_time,
-          now->now, bytes, release) != RTP_BURST_GROUP_PLACED)
+          now->now, bytes, klass, release) != RTP_BURST_GROUP_PLACED)
     return FALSE;
   if (waited && *release > now->now) {
     *waited = TRUE;
@@ -769,7 +769,8 @@ repair_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
   /* its turn: then its room on the group's rate */
   if (!s->repair_booked)
     s->repair_booked = book (s, now, rtp_burst_repair_head_size (&s->repair),
-        &s->repair_waited, &s->repair_release);
+        rtp_burst_group_class (c->priority, TRUE), &s->repair_waited,
+        &s->repair_release);
   if (s->repair_booked && s->repair_waited) {
     if (s->repair_release > now->now) {
       wait_until (next, s->repair_release, FALSE, FALSE);
@@ -839,8 +840,10 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     next->kind = RTP_BURST_NEXT_PUSH;
     next->n_packets = n;
     s->push.paced = FALSE;
-    /* counted in the group's rate, without waiting for it */
-    book (s, now, head_bytes (s, item, n), NULL, &release);
+    /* counted in the group's rate, without waiting for it: in the top
+     * class, so that every paced member makes room */
+    book (s, now, head_bytes (s, item, n), RTP_BURST_GROUP_CLASS_TOP, NULL,
+        &release);
     return DECIDED;
   }
 
@@ -860,7 +863,8 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
    * sink, its first frame as a rule) */
   if (!item->rate_booked && item->serial != s->held_serial)
     item->rate_booked = book (s, now, head_bytes (s, item,
-            item->slot_packets), &item->rate_waited, &item->rate_release);
+            item->slot_packets), rtp_burst_group_class (s->config->priority,
+            FALSE), &item->rate_waited, &item->rate_release);
   if (item->rate_booked && item->rate_waited &&
       item->rate_release > now->now) {
     wait_until (next, item->rate_release, FALSE, FALSE);

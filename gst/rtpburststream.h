@@ -80,6 +80,7 @@ typedef struct
   gboolean pace_repair;
   gboolean pace;                /* FALSE: packets leave as they come */
   guint64 group_max_rate;       /* the group's aggregate, bit/s; 0: none */
+  guint priority;               /* on the group's rate (rtpburstgroup.h) */
 } RtpBurstStreamConfig;
 
 typedef struct _RtpBurstStream RtpBurstStream;

@@ -33,6 +33,9 @@
  *    (measured on slots of the frame) means some are shared;
  *  - member counts follow joins and leaves; leaving everything frees the
  *    named group (LeakSanitizer);
+ *  - bookings on a group's rate (classes of priority, any times): a push
+ *    leaves no earlier than asked, and no earlier than the end of what was
+ *    booked before it in its class or a higher one (unless saturated);
  * plus AddressSanitizer and UndefinedBehaviorSanitizer.
  */
 
@@ -52,6 +55,7 @@ enum
   OP_JOIN,                      /* a named group */
   OP_LEAVE,
   OP_PLACE_NAMED,
+  OP_BOOK,                      /* bookings on a named group's rate */
   OP_COUNT
 };
 
@@ -119,6 +123,49 @@ checked_place (RtpBurstTimeline * tl, RtpBurstGroupMember * gm, guint member,
       "%u packets in %u", released, slots, n, used);
 }
 
+/* Up to 8 bookings by the members of @gm's group, at times that do not go
+ * back, in any classes, with the group's rate unchanged in between. */
+static void
+checked_book (RtpBurstGroupMember * gm, FuzzInput * in)
+{
+  static const gchar clock = 'x';
+  guint64 end[RTP_BURST_GROUP_CLASSES];
+  guint64 now = fuzz_time (in), rate;
+  guint i, c, n = fuzz_u8 (in) % 8 + 1;
+
+  if (gm->group == NULL)
+    return;
+  if (fuzz_u8 (in) & 1)
+    rtp_burst_group_member_set_max_rate (gm, fuzz_u8 (in) & 1 ?
+        6000000 : fuzz_u64 (in));
+  rate = rtp_burst_group_max_rate (gm->group);
+  for (c = 0; c < RTP_BURST_GROUP_CLASSES; c++)
+    end[c] = 0;
+  for (i = 0; i < n; i++) {
+    guint klass = fuzz_u8 (in) % (RTP_BURST_GROUP_CLASSES + 2);
+    guint64 bytes = fuzz_u32 (in) % 100000, release = 0, span;
+    RtpBurstGroupResult res;
+
+    now = rtp_burst_time_add (now, fuzz_u32 (in) % 10000000);
+    res = rtp_burst_group_book (gm->group, &clock, now, bytes, klass,
+        &release);
+    FUZZ_CHECK (res == (rate > 0 ? RTP_BURST_GROUP_PLACED :
+            RTP_BURST_GROUP_ALONE), "result %d at rate %" G_GUINT64_FORMAT,
+        res, rate);
+    if (res != RTP_BURST_GROUP_PLACED)
+      continue;
+    klass = MIN (klass, RTP_BURST_GROUP_CLASS_TOP);
+    FUZZ_CHECK (release >= now, "leaves at %" G_GUINT64_FORMAT " asked at %"
+        G_GUINT64_FORMAT, release, now);
+    for (c = klass; c < RTP_BURST_GROUP_CLASSES; c++)
+      FUZZ_CHECK (release >= end[c], "class %u leaves at %" G_GUINT64_FORMAT
+          ", class %u's bookings end at %" G_GUINT64_FORMAT, klass, release,
+          c, end[c]);
+    span = rtp_burst_rate_span (bytes, rate);
+    end[klass] = MAX (end[klass], rtp_burst_time_add (release, span));
+  }
+}
+
 int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
 
 int
@@ -176,6 +223,9 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
       case OP_PLACE_NAMED:
         places++;
         checked_place (NULL, &gm[sel % MAX_MEMBERS], 0, &in, rand);
+        break;
+      case OP_BOOK:
+        checked_book (&gm[sel % MAX_MEMBERS], &in);
         break;
     }
   }

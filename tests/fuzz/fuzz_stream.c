@@ -647,7 +647,7 @@ op_event (Model * m)
   model_close (m);
 }
 
-/* A value for a config field (which % 17). */
+/* A value for a config field (which % 18). */
 static void
 op_config (Model * m)
 {
@@ -656,7 +656,7 @@ op_config (Model * m)
   };
   static const gdouble factors[] = { 0.0, 0.5, 1.0, 1.5, 2.0, 1000.0 };
   RtpBurstStreamConfig *c = &m->config;
-  guint which = fuzz_u8 (m->in) % 17;
+  guint which = fuzz_u8 (m->in) % 18;
   guint8 v = fuzz_u8 (m->in);
 
   TRACE ("config %u = %u\n", which, v);
@@ -741,6 +741,11 @@ op_config (Model * m)
       c->group_max_rate = v < 200 ? rates[v % G_N_ELEMENTS (rates)] :
           fuzz_u64 (m->in) % (rates[G_N_ELEMENTS (rates) - 1] + 1);
       rtp_burst_stream_config_changed (m->s);
+      break;
+    case 17:
+      /* the priority on the group's rate (beyond the highest: the
+       * highest) */
+      c->priority = v % (RTP_BURST_GROUP_PRIORITIES + 2);
       break;
     default:
       g_assert_not_reached ();

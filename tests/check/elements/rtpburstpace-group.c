@@ -637,6 +637,131 @@ GST_START_TEST (test_group_pass_through_counts_in_rate)
 
 GST_END_TEST;
 
+/* Releases every packet of every stream, each wait at the earliest pending
+ * clock time, with a group rate: a slot's wait may end in a wait for the
+ * link rather than a push.  Notes each push as crank_earliest does. */
+static void
+run_with_rate (Streams * s)
+{
+  while (streams_waiting (s) > 0) {
+    GstClockID id;
+    GstClockTime t;
+    guint k, pushed = G_MAXUINT;
+
+    gst_test_clock_wait_for_multiple_pending_ids (s->clock,
+        streams_waiting (s), NULL);
+    gst_test_clock_wait_for_next_pending_id (s->clock, &id);
+    t = gst_clock_id_get_time (id);
+    gst_clock_id_unref (id);
+    fail_unless (gst_test_clock_crank (s->clock));
+    /* the woken task pushes (its buffer is queued before it waits again)
+     * or waits again, for the link */
+    for (;;) {
+      gboolean settled =
+          gst_test_clock_peek_id_count (s->clock) >= streams_waiting (s);
+
+      for (k = 0; k < s->n && pushed == G_MAXUINT; k++)
+        if (gst_harness_buffers_in_queue (s->h[k]) > 0)
+          pushed = k;
+      if (pushed != G_MAXUINT || settled)
+        break;
+      g_usleep (50);
+    }
+    if (pushed != G_MAXUINT) {
+      GstBuffer *buf = gst_harness_pull (s->h[pushed]);
+      guint64 v = t * MAX_STREAMS + pushed;
+
+      TEST_TSAN_ACQUIRE (buf);
+      fail_unless_equals_uint64 (GST_BUFFER_DTS (buf), t);
+      g_array_append_val (s->times, v);
+      gst_buffer_unref (buf);
+      s->left[pushed]--;
+    }
+  }
+}
+
+/* Slots colliding on a group rate that takes 5 ms a packet: stream 0 (a
+ * frame of 10 packets, 3.6 ms apart) is behind the link from its second
+ * slot on, each push booked before its turn; stream 1 (one packet) comes
+ * in between.  At the same priority its packet waits behind the booked
+ * one; at a higher priority it leaves at its slot, before the packet
+ * booked earlier, and that one waits for it.  No 10 ms window holds more
+ * than the rate allows plus one push per priority in use. */
+GST_START_TEST (test_group_priority_leaves_first)
+{
+  guint hi_priority;
+
+  for (hi_priority = 0; hi_priority <= 1; hi_priority++) {
+    Streams s;
+    GArray *lo, *hi;
+    guint i, j;
+
+    streams_init (&s, 2, "prio");
+    g_object_set (s.h[0]->element, "group-max-rate", SLOW_RATE, NULL);
+    g_object_set (s.h[1]->element, "priority", hi_priority, NULL);
+    push_frame (&s, 0, 0, 10);
+    gst_test_clock_wait_for_multiple_pending_ids (s.clock, 1, NULL);
+    push_frame (&s, 1, 0, 1);
+    run_with_rate (&s);
+    lo = stream_times (&s, 0);
+    hi = stream_times (&s, 1);
+    fail_unless_equals_int (lo->len, 10);
+    fail_unless_equals_int (hi->len, 1);
+    /* a packet of stream 0 was booked and waiting when stream 1's left */
+    fail_unless (g_array_index (hi, guint64, 0) > 5 * MS);
+    if (hi_priority == 0) {
+      fail_unless_equals_uint64 (test_stat (s.h[1]->element,
+              "group-rate-waits"), 1);
+    } else {
+      fail_unless_equals_uint64 (test_stat (s.h[1]->element,
+              "group-rate-waits"), 0);
+      fail_unless_equals_uint64 (test_stat (s.h[1]->element,
+              "group-rate-max-delay"), 0);
+    }
+    /* stream 0 leaves at the rate, 5 ms apart, but for once 10 ms: stream
+     * 1's packet took 5 ms of the link */
+    for (i = 1, j = 0; i < lo->len; i++) {
+      guint64 gap = g_array_index (lo, guint64, i) -
+          g_array_index (lo, guint64, i - 1);
+
+      if (gap != 5 * MS) {
+        fail_unless_equals_uint64 (gap, 10 * MS);
+        j++;
+      }
+    }
+    fail_unless_equals_int (j, 1);
+    /* at the same priority, stream 1's packet waits for the link: it
+     * leaves as one of stream 0's ends, and the next of stream 0 waits for
+     * it; at a higher one, it leaves while the packet of stream 0 booked
+     * before it still waits, and that one leaves less than 5 ms later */
+    for (i = 0, j = 0; i < lo->len; i++) {
+      guint64 t = g_array_index (lo, guint64, i);
+      guint64 h = g_array_index (hi, guint64, 0);
+
+      if (hi_priority == 0)
+        fail_if (t + 5 * MS > h && t < h + 5 * MS);
+      j += t > h && t < h + 5 * MS;
+    }
+    fail_unless_equals_int (j, hi_priority);
+    for (i = 0; i < s.times->len; i++) {
+      guint64 t0 = g_array_index (s.times, guint64, i) / MAX_STREAMS;
+      guint n = 0;
+
+      for (j = i; j < s.times->len &&
+          g_array_index (s.times, guint64, j) / MAX_STREAMS < t0 + 10 * MS;
+          j++)
+        n++;
+      fail_unless (n * PACKET_BYTES <= SLOW_RATE / 8 / 100 +
+          (hi_priority + 1) * PACKET_BYTES);
+    }
+    g_array_unref (lo);
+    g_array_unref (hi);
+    streams_clear (&s);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstpace_group_suite (void)
 {
@@ -654,6 +779,7 @@ rtpburstpace_group_suite (void)
   tcase_add_test (tc, test_group_failed_state_change);
   tcase_add_test (tc, test_group_max_rate_spaces_pushes);
   tcase_add_test (tc, test_group_pass_through_counts_in_rate);
+  tcase_add_test (tc, test_group_priority_leaves_first);
   return s;
 }
 

@@ -495,24 +495,82 @@ GST_START_TEST (test_group_rate)
   rtp_burst_group_member_join (&m2, "link");
   /* no rate: nothing booked */
   fail_unless_equals_int (rtp_burst_group_member_book (&m1, &clock_a, 0, 0,
-          1000, &release), RTP_BURST_GROUP_ALONE);
+          1000, 0, &release), RTP_BURST_GROUP_ALONE);
   rtp_burst_group_member_set_max_rate (&m1, 16000000);
   rtp_burst_group_member_set_max_rate (&m2, 8000000);
   fail_unless_equals_uint64 (rtp_burst_group_max_rate (m1.group), 8000000);
   /* m1's running time is 10 ms behind the clock (base time 10 ms) */
   fail_unless_equals_int (rtp_burst_group_member_book (&m1, &clock_a,
-          10 * MS, 0, 1000, &release), RTP_BURST_GROUP_PLACED);
+          10 * MS, 0, 1000, 0, &release), RTP_BURST_GROUP_PLACED);
   fail_unless_equals_uint64 (release, 0);
   fail_unless_equals_int (rtp_burst_group_member_book (&m2, &clock_a, 0,
-          10 * MS, 1000, &release), RTP_BURST_GROUP_PLACED);
+          10 * MS, 1000, 0, &release), RTP_BURST_GROUP_PLACED);
   fail_unless_equals_uint64 (release, 11 * MS);
   fail_unless_equals_int (rtp_burst_group_member_book (&m2, &clock_b, 0,
-          10 * MS, 1000, &release), RTP_BURST_GROUP_OTHER_CLOCK);
+          10 * MS, 1000, 0, &release), RTP_BURST_GROUP_OTHER_CLOCK);
   fail_unless_equals_uint64 (m2.other_clock, 1);
   /* the member that set the smaller rate leaves: the other's is in force */
   rtp_burst_group_member_leave (&m2);
   fail_unless_equals_uint64 (rtp_burst_group_max_rate (m1.group), 16000000);
   rtp_burst_group_member_leave (&m1);
+}
+
+GST_END_TEST;
+
+/* Classes on the shared rate, 1 ms a booking: a low-priority booking waits
+ * behind the link; a higher class's booking made later leaves before it,
+ * waiting only for its own class and above, and pushes the lower class
+ * back; repair ranks between its priority's media and the next; the top
+ * class (pass-through) waits for nothing booked below it. */
+GST_START_TEST (test_group_rate_priority)
+{
+  RtpBurstGroupMember lo, hi;
+  guint64 r = 0;
+  gint clock;
+  guint media0 = rtp_burst_group_class (0, FALSE);
+  guint repair0 = rtp_burst_group_class (0, TRUE);
+  guint media1 = rtp_burst_group_class (1, FALSE);
+
+  fail_unless (media0 < repair0 && repair0 < media1);
+  fail_unless (media1 < RTP_BURST_GROUP_CLASS_TOP);
+  /* beyond the highest priority: the highest */
+  fail_unless_equals_int (rtp_burst_group_class (99, FALSE),
+      rtp_burst_group_class (RTP_BURST_GROUP_PRIORITIES - 1, FALSE));
+
+  rtp_burst_group_member_init (&lo);
+  rtp_burst_group_member_init (&hi);
+  rtp_burst_group_member_join (&lo, "prio");
+  rtp_burst_group_member_join (&hi, "prio");
+  rtp_burst_group_member_set_max_rate (&lo, 8000000);
+#define BOOK(m, now, k) \
+  fail_unless_equals_int (rtp_burst_group_member_book (&m, &clock, 0, now, \
+          1000, k, &r), RTP_BURST_GROUP_PLACED)
+  /* low: 0-1 ms, then waits for 1-2 ms */
+  BOOK (lo, 0, media0);
+  fail_unless_equals_uint64 (r, 0);
+  BOOK (lo, 0, media0);
+  fail_unless_equals_uint64 (r, 1 * MS);
+  /* high at 0.5 ms: its class is free, it leaves now ... */
+  BOOK (hi, 500 * US, media1);
+  fail_unless_equals_uint64 (r, 500 * US);
+  /* ... and the next low booking comes after all three */
+  BOOK (lo, 500 * US, media0);
+  fail_unless_equals_uint64 (r, 3 * MS);
+  /* the high class waits for its own bookings only */
+  BOOK (hi, 600 * US, media1);
+  fail_unless_equals_uint64 (r, 1500 * US);
+  /* low repair waits for the high media (ends 2.5 ms), not low media */
+  BOOK (lo, 600 * US, repair0);
+  fail_unless_equals_uint64 (r, 2500 * US);
+  /* the top class waited for nothing booked below it */
+  BOOK (lo, 700 * US, RTP_BURST_GROUP_CLASS_TOP);
+  fail_unless_equals_uint64 (r, 700 * US);
+  /* and pushed every class back: low media after the 7 ms booked */
+  BOOK (lo, 700 * US, media0);
+  fail_unless_equals_uint64 (r, 7 * MS);
+#undef BOOK
+  rtp_burst_group_member_leave (&hi);
+  rtp_burst_group_member_leave (&lo);
 }
 
 GST_END_TEST;
@@ -536,6 +594,7 @@ rtpburstgroup_suite (void)
   tcase_add_test (tc, test_group_clock_time);
   tcase_add_test (tc, test_group_never_waits);
   tcase_add_test (tc, test_group_rate);
+  tcase_add_test (tc, test_group_rate_priority);
   return s;
 }
 
