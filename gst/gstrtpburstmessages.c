@@ -24,6 +24,7 @@
 #include <gst/video/video.h>
 
 #include "gstrtpburstmessages.h"
+#include "gstrtpburstthread.h"
 
 GST_DEBUG_CATEGORY_EXTERN (rtp_burst_pace_debug);
 #define GST_CAT_DEFAULT rtp_burst_pace_debug
@@ -52,6 +53,39 @@ gst_rtp_burst_post_frame_dropped (GstElement * element, GstPad * sinkpad,
   gst_pad_push_event (sinkpad,
       gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
           TRUE, 0));
+}
+
+/* At most one warning about invalid packets per this interval (µs). */
+#define INVALID_WARN_INTERVAL (G_USEC_PER_SEC)
+
+void
+gst_rtp_burst_invalid_reset (GstRtpBurstInvalid * invalid)
+{
+  invalid->count = 0;
+  invalid->warn = FALSE;
+  invalid->last_warning = 0;
+}
+
+void
+gst_rtp_burst_invalid_count (GstRtpBurstInvalid * invalid)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  invalid->count++;
+  if (invalid->last_warning == 0 ||
+      now - invalid->last_warning >= INVALID_WARN_INTERVAL) {
+    invalid->last_warning = now;
+    invalid->warn = TRUE;
+  }
+}
+
+guint64
+gst_rtp_burst_invalid_take_warning (GstRtpBurstInvalid * invalid)
+{
+  gboolean warn = invalid->warn;
+
+  invalid->warn = FALSE;
+  return warn ? invalid->count : 0;
 }
 
 void
@@ -92,4 +126,24 @@ gst_rtp_burst_warn_refused_group (GstElement * element, const gchar * group)
       ("group \"%s\" was not taken; the element stays in the group it "
           "joined (the group property says which). Set it in NULL or "
           "READY.", group));
+}
+
+void
+gst_rtp_burst_post_pending (GstElement * element, GstPad * sinkpad,
+    GstRtpBurstPending * p)
+{
+  if (p->notices.dropped)
+    gst_rtp_burst_post_frame_dropped (element, sinkpad, &p->notices.drop);
+  if (p->n_invalid > 0)
+    gst_rtp_burst_warn_invalid (element, p->n_invalid);
+  if (p->notices.period_unknown)
+    gst_rtp_burst_warn_no_period (element);
+  if (p->rt_warning)
+    gst_rtp_burst_thread_post_warning (element, p->rt_priority, p->rt_error);
+  if (p->notices.other_clock)
+    gst_rtp_burst_warn_other_clock (element, p->group);
+  if (p->refused_group)
+    gst_rtp_burst_warn_refused_group (element, p->refused_group);
+  g_free (p->group);
+  g_free (p->refused_group);
 }

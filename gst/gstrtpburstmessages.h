@@ -33,6 +33,35 @@
 
 G_BEGIN_DECLS
 
+/* Packets that are not valid RTP: counted, and a warning at most once a
+ * second (guarded by the element's lock). */
+typedef struct
+{
+  guint64 count;
+  gboolean warn;                /* a warning is due */
+  gint64 last_warning;          /* monotonic µs, 0: none yet */
+} GstRtpBurstInvalid;
+
+void     gst_rtp_burst_invalid_reset (GstRtpBurstInvalid * invalid);
+void     gst_rtp_burst_invalid_count (GstRtpBurstInvalid * invalid);
+/* The count if a warning is due (and no longer due), else 0. */
+guint64  gst_rtp_burst_invalid_take_warning (GstRtpBurstInvalid * invalid);
+
+/* What the element noted under its lock, to post without it. */
+typedef struct
+{
+  RtpBurstStreamNotices notices;
+  gchar *group;                 /* the group, if notices.other_clock */
+  gchar *refused_group;         /* a group set while PAUSED or PLAYING */
+  guint64 n_invalid;            /* a warning about invalid packets */
+  gboolean rt_warning;          /* the real-time priority not applied */
+  gint rt_priority, rt_error;
+} GstRtpBurstPending;
+
+/* Posts them, and frees the strings. */
+void gst_rtp_burst_post_pending (GstElement * element, GstPad * sinkpad,
+    GstRtpBurstPending * pending);
+
 void gst_rtp_burst_post_frame_dropped (GstElement * element, GstPad * sinkpad,
     const RtpBurstDrop * drop);
 void gst_rtp_burst_warn_invalid (GstElement * element, guint64 n_invalid);

@@ -41,47 +41,27 @@
  *
  * Each paced packet leaves with its PTS unchanged (the frame's time, from
  * which rtpbin computes its RTCP sender reports) and a DTS that says when it
- * leaves, which is what a synchronising sink waits for (GstBaseSink syncs on
- * the DTS when it is set).  So the sink after the element may synchronise,
- * as udpsink does by default and gst-rtsp-server's sinks do:
- *
- * * A synchronising sink in the element's own thread (udpsink right after
- *   it, or after rtpbin) holds each push until the packet's time plus the
- *   pipeline latency.  The element sees its first frame held that way and,
- *   from the next frame on, makes frames due that latency (the value of the
- *   LATENCY event the sink sends upstream) after their timestamp and gives
- *   each packet the DTS slot time minus the latency: the sink releases every
- *   packet exactly at its slot, and the element's own wait, not the sink's,
- *   decides when it leaves.  The stats show the latency taken out
- *   (`sink-latency`) and the pushes that were held (`held-slots`).
- * * A synchronising sink behind a queue releases every packet the pipeline
- *   latency after its slot: the same spacing, that much later.
- * * With sync=false the element alone times the packets.
- *
- * The element adds no latency to the LATENCY query: however long it holds a
- * packet, the packet's DTS is the time it leaves, so a sink that syncs on it
- * never receives it late.
+ * leaves, which is what a synchronising sink waits for.  So the sink after
+ * the element may synchronise, as udpsink does by default: one in the
+ * element's own thread releases every packet at its slot once the element
+ * has taken that sink's latency (from the second frame on; stats
+ * `sink-latency`, `held-slots`), one behind a queue the pipeline latency
+ * after it.  The element adds no latency to the LATENCY query
+ * (docs/algorithm.md, "Timestamps, synchronising sinks and latency").
  *
  * Packets are queued by the streaming thread and released by the element's
- * own source pad task, so upstream is never held up for a frame period.  The
- * queue holds at most 8 complete frames; beyond that the streaming thread
- * blocks.  Nothing is dropped except packets that are not valid RTP (counted
- * in #GstRtpBurstPace:stats and reported with a warning) and, like in
- * queue, data discarded by a flush.
+ * own source pad task; the queue holds at most 8 complete frames, beyond
+ * that the streaming thread blocks.  Nothing is dropped except packets that
+ * are not valid RTP (counted in #GstRtpBurstPace:stats, with a warning)
+ * and, as in queue, data discarded by a flush.
  *
- * Repair packets: when the caps have a `payload` field, packets of any
- * other payload type are not media.  Behind rtpbin these are the
- * retransmissions of rtprtxsend (its `rtx-payload`), which it pushes as a
- * burst when a NACK asks for several packets, each with the RTP timestamp
- * of the frame it repairs.  The element makes no frames of them: a lone
- * one leaves half way between two media slots, a few one per Δt (and no
- * faster than #GstRtpBurstPace:max-rate allows), a backlog spread over
- * half a frame period, none later than one frame period after it came
- * (rtpburstrepair.h); with #GstRtpBurstPace:pace-repair FALSE they leave
- * as they come.  The `repair-*` stats count them; the other counters are
- * the media's.  Which placement gives the viewer more is a matter of
- * measurement: on the project's testbed the element before rtpbin, with
- * retransmissions unpaced, did better (docs/results.md, section 7).
+ * Repair packets (a payload type other than the caps' `payload`, such as
+ * rtprtxsend's retransmissions behind rtpbin) are spread between the
+ * media's slots, none later than one frame period after they came, and
+ * counted in the `repair-*` stats (#GstRtpBurstPace:pace-repair;
+ * docs/algorithm.md, "Repair packets").  Streams that share a link can
+ * share one schedule and a rate (#GstRtpBurstPace:group,
+ * #GstRtpBurstPace:group-max-rate, #GstRtpBurstPace:priority).
  *
  * At raw-video packet rates, #GstRtpBurstPace:min-slot-duration puts
  * several packets in a slot, and #GstRtpBurstPace:realtime-priority keeps
@@ -124,6 +104,7 @@
 #include "gstrtpburstpace.h"
 #include "gstrtpburstlock.h"
 #include "gstrtpburstmessages.h"
+#include "gstrtpburstout.h"
 #include "gstrtpburstpaycompat.h"
 #include "gstrtpburstprops.h"
 #include "gstrtpburststats.h"
@@ -134,8 +115,6 @@
 GST_DEBUG_CATEGORY (rtp_burst_pace_debug);
 #define GST_CAT_DEFAULT rtp_burst_pace_debug
 
-/* At most one warning about invalid packets per this interval (µs). */
-#define INVALID_WARN_INTERVAL (G_USEC_PER_SEC)
 /* Packets of one push up to this many are collected on the stack. */
 #define PUSH_STACK 64
 
@@ -184,9 +163,7 @@ struct _GstRtpBurstPace
   gchar *group_name;
   gchar *refused_group;         /* a group set while PAUSED or PLAYING */
 
-  guint64 num_invalid;
-  gboolean post_invalid_warning;
-  gint64 last_invalid_warning;  /* monotonic µs */
+  GstRtpBurstInvalid invalid;   /* packets that are not RTP */
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -269,12 +246,6 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
       GST_DEBUG_FUNCPTR (gst_rtp_burst_pace_post_message);
 }
 
-static guint
-buffer_size (gconstpointer buffer)
-{
-  return (guint) MIN (gst_buffer_get_size ((GstBuffer *) buffer), G_MAXUINT);
-}
-
 static void
 gst_rtp_burst_pace_init (GstRtpBurstPace * self)
 {
@@ -317,7 +288,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
   self->timer_slack = DEFAULT_TIMER_SLACK;
   self->realtime_priority = DEFAULT_REALTIME_PRIORITY;
   self->stream = rtp_burst_stream_new (&self->config,
-      (GDestroyNotify) gst_buffer_unref, buffer_size,
+      (GDestroyNotify) gst_buffer_unref, gst_rtp_burst_buffer_size,
       (GDestroyNotify) gst_event_unref);
   gst_rtp_burst_thread_init (&self->thread);
   gst_rtp_burst_pay_info_reset (&self->pay_info);
@@ -418,22 +389,6 @@ sync_time_locked (GstRtpBurstPace * self, GstBuffer * buffer)
   return GST_CLOCK_TIME_IS_VALID (rt) ? rt : RTP_BURST_TIME_NONE;
 }
 
-static void
-count_invalid_locked (GstRtpBurstPace * self, GstBuffer * buffer)
-{
-  gint64 now = g_get_monotonic_time ();
-
-  self->num_invalid++;
-  GST_DEBUG_OBJECT (self, "dropping invalid RTP packet of %" G_GSIZE_FORMAT
-      " bytes", gst_buffer_get_size (buffer));
-  if (self->last_invalid_warning == 0 ||
-      now - self->last_invalid_warning >= INVALID_WARN_INTERVAL) {
-    self->last_invalid_warning = now;
-    self->post_invalid_warning = TRUE;
-  }
-  gst_buffer_unref (buffer);
-}
-
 /* Runs with the lock held; may release it while waiting for room for a
  * new frame.
  * @now: (inout): running time of the packet's arrival, one reading per
@@ -451,7 +406,10 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
     return refuse_packet_locked (self, buffer);
 
   if (!gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp)) {
-    count_invalid_locked (self, buffer);
+    GST_DEBUG_OBJECT (self, "dropping invalid RTP packet of %" G_GSIZE_FORMAT
+        " bytes", gst_buffer_get_size (buffer));
+    gst_rtp_burst_invalid_count (&self->invalid);
+    gst_buffer_unref (buffer);
     return GST_FLOW_OK;
   }
   in.rtptime = gst_rtp_buffer_get_timestamp (&rtp);
@@ -459,7 +417,7 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
   in.payload_len = gst_rtp_buffer_get_payload_len (&rtp);
   pt = gst_rtp_buffer_get_payload_type (&rtp);
   gst_rtp_buffer_unmap (&rtp);
-  in.size = buffer_size (buffer);
+  in.size = gst_rtp_burst_buffer_size (buffer);
 
   if (rtp_burst_stream_is_repair (self->stream, pt)) {
     wake_task_locked (self, rtp_burst_stream_add_repair (self->stream,
@@ -496,39 +454,17 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
 static void
 post_pending_messages (GstRtpBurstPace * self)
 {
-  GstElement *element = GST_ELEMENT_CAST (self);
-  RtpBurstStreamNotices notices;
-  gboolean invalid, rt_warning;
-  guint64 n_invalid;
-  gint rt_priority, rt_error;
-  gchar *group = NULL, *refused_group;
+  GstRtpBurstPending p;
 
   LOCK (self);
-  rtp_burst_stream_take_notices (self->stream, &notices);
-  if (notices.other_clock)
-    group = g_strdup (self->group_name);
-  refused_group = g_steal_pointer (&self->refused_group);
-  invalid = self->post_invalid_warning;
-  self->post_invalid_warning = FALSE;
-  n_invalid = self->num_invalid;
-  rt_warning = gst_rtp_burst_thread_take_warning (&self->thread,
-      &rt_priority, &rt_error);
+  rtp_burst_stream_take_notices (self->stream, &p.notices);
+  p.group = p.notices.other_clock ? g_strdup (self->group_name) : NULL;
+  p.refused_group = g_steal_pointer (&self->refused_group);
+  p.n_invalid = gst_rtp_burst_invalid_take_warning (&self->invalid);
+  p.rt_warning = gst_rtp_burst_thread_take_warning (&self->thread,
+      &p.rt_priority, &p.rt_error);
   UNLOCK (self);
-
-  if (notices.dropped)
-    gst_rtp_burst_post_frame_dropped (element, self->sinkpad, &notices.drop);
-  if (invalid)
-    gst_rtp_burst_warn_invalid (element, n_invalid);
-  if (notices.period_unknown)
-    gst_rtp_burst_warn_no_period (element);
-  if (rt_warning)
-    gst_rtp_burst_thread_post_warning (element, rt_priority, rt_error);
-  if (notices.other_clock)
-    gst_rtp_burst_warn_other_clock (element, group);
-  if (refused_group)
-    gst_rtp_burst_warn_refused_group (element, refused_group);
-  g_free (group);
-  g_free (refused_group);
+  gst_rtp_burst_post_pending (GST_ELEMENT_CAST (self), self->sinkpad, &p);
 }
 
 static GstFlowReturn
@@ -570,31 +506,18 @@ gst_rtp_burst_pace_chain_list (GstPad * pad, GstObject * parent,
 static void
 parse_caps_locked (GstRtpBurstPace * self, GstCaps * caps)
 {
-  GstStructure *s = gst_caps_get_structure (caps, 0);
-  gint clock_rate = 0, pt = -1;
-  guint64 caps_period = 0;
-  const gchar *framerate;
+  guint64 caps_period;
 
   if (self->last_caps && gst_caps_is_equal (caps, self->last_caps))
     return;
   gst_caps_replace (&self->last_caps, caps);
-
-  if (!gst_structure_get_int (s, "clock-rate", &clock_rate) || clock_rate <= 0)
-    clock_rate = 0;
-  if (!gst_structure_get_int (s, "payload", &pt) || pt < 0 || pt > 127)
-    pt = -1;
-  framerate = gst_structure_get_string (s, "a-framerate");
-  if (framerate) {
-    caps_period = rtp_burst_parse_framerate (framerate);
-    if (caps_period == 0)
-      GST_WARNING_OBJECT (self, "ignoring unusable a-framerate \"%s\"",
-          framerate);
-  }
   gst_rtp_burst_pay_info_set_caps (&self->pay_info, caps);
-  rtp_burst_stream_set_caps (self->stream, caps_period, clock_rate, pt);
+  caps_period = gst_rtp_burst_caps_frame_period (GST_OBJECT_CAST (self), caps);
+  rtp_burst_stream_set_caps (self->stream, caps_period,
+      self->pay_info.clock_rate, self->pay_info.caps_pt);
   GST_DEBUG_OBJECT (self, "caps: clock-rate %d, a-framerate period %"
-      GST_TIME_FORMAT ", frame period now %" GST_TIME_FORMAT, clock_rate,
-      GST_TIME_ARGS (caps_period),
+      GST_TIME_FORMAT ", frame period now %" GST_TIME_FORMAT,
+      self->pay_info.clock_rate, GST_TIME_ARGS (caps_period),
       GST_TIME_ARGS (rtp_burst_stream_period (self->stream)));
 }
 
@@ -818,6 +741,13 @@ gst_rtp_burst_pace_src_event (GstPad * pad, GstObject * parent,
 
 /* --- the source pad task ------------------------------------------------- */
 
+static void
+read_now (GstRtpBurstPace * self, RtpBurstStreamNow * now)
+{
+  now->now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
+      &now->clock, &now->base_time);
+}
+
 /* Asks the stream what to do next and waits as it says, until there is
  * something to push (or a frame was dropped) or the task must stop: FALSE
  * then.  The only place the task waits. */
@@ -827,8 +757,7 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next)
   RtpBurstStreamNow now;
   GstClockReturn cret;
 
-  now.now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
-      &now.clock, &now.base_time);
+  read_now (self, &now);
   for (;;) {
     gst_rtp_burst_thread_apply (&self->thread, GST_OBJECT_CAST (self),
         self->timer_slack, self->realtime_priority);
@@ -842,8 +771,7 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next)
         self->task_waiting = TRUE;
         COND_WAIT (self, task_cond);
         self->task_waiting = FALSE;
-        now.now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
-      &now.clock, &now.base_time);
+        read_now (self, &now);
         break;
       case RTP_BURST_NEXT_WAIT_UNTIL:
         cret = gst_rtp_burst_wait_until_running_locked (&self->wait,
@@ -856,8 +784,7 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next)
               && now.now > next->time ? now.now - next->time : 0,
               cret != GST_CLOCK_EARLY);
         if (cret == GST_CLOCK_UNSCHEDULED || cret == GST_CLOCK_BADTIME)
-          now.now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
-      &now.clock, &now.base_time);
+          read_now (self, &now);
         break;
       default:
         return TRUE;
@@ -891,61 +818,31 @@ push_event_locked (GstRtpBurstPace * self)
   return TRUE;
 }
 
-/* The DTS for running time @rt in the source pad's segment; NONE keeps
- * the packet's own. */
-static GstClockTime
-dts_locked (GstRtpBurstPace * self, guint64 rt)
-{
-  if (rt == RTP_BURST_TIME_NONE || self->segment.format != GST_FORMAT_TIME)
-    return GST_CLOCK_TIME_NONE;
-  return gst_segment_position_from_running_time (&self->segment,
-      GST_FORMAT_TIME, rt);
-}
-
-static GstBuffer *
-with_dts (GstBuffer * buf, GstClockTime dts)
-{
-  if (GST_CLOCK_TIME_IS_VALID (dts) && GST_BUFFER_DTS (buf) != dts) {
-    buf = gst_buffer_make_writable (buf);
-    GST_BUFFER_DTS (buf) = dts;
-  }
-  return buf;
-}
-
 /* Takes the packets of @next from the stream and pushes them without the
- * lock: one buffer, or a buffer list for several, each with the DTS of its
- * slot.  Returns downstream's flow. */
+ * lock, each with the DTS of its slot (gstrtpburstout.h).  Returns
+ * downstream's flow. */
 static GstFlowReturn
 push_packets_locked (GstRtpBurstPace * self, const RtpBurstNext * next)
 {
   gpointer stack[PUSH_STACK], *packets;
-  GstClockTime dts = dts_locked (self, next->dts);
-  GstBufferList *list = NULL;
-  GstBuffer *single = NULL;
+  GstRtpBurstOut out;
+  GstBuffer *last;
   guint64 end;
   GstFlowReturn ret;
-  guint i, n = next->n_packets;
+  guint n = next->n_packets;
 
   packets = n <= PUSH_STACK ? stack : g_new (gpointer, n);
   rtp_burst_stream_take_packets (self->stream, next, packets);
-  if (n == 1) {
-    single = with_dts (packets[0], dts);
-    gst_rtp_burst_pay_info_released (&self->pay_info, single, &self->segment);
-  } else {
-    list = gst_buffer_list_new_sized (n);
-    for (i = 0; i < n; i++)
-      gst_buffer_list_add (list, with_dts (packets[i], dts));
-    gst_rtp_burst_pay_info_released (&self->pay_info,
-        gst_buffer_list_get (list, n - 1), &self->segment);
-  }
+  last = gst_rtp_burst_out_init (&out, packets, n,
+      gst_rtp_burst_out_dts (&self->segment, next->dts));
+  gst_rtp_burst_pay_info_released (&self->pay_info, last, &self->segment);
   if (packets != stack)
     g_free (packets);
   /* a frame may have left: room for the next */
   wake_upstream_locked (self);
   UNLOCK (self);
 
-  ret = single ? gst_pad_push (self->srcpad, single) :
-      gst_pad_push_list (self->srcpad, list);
+  ret = gst_rtp_burst_out_push (&out, self->srcpad);
   /* how long downstream held it (rtpburstsinkhold.h) */
   end = running_time_now (self);
   LOCK (self);
@@ -965,7 +862,8 @@ push_repair_locked (GstRtpBurstPace * self, const RtpBurstNext * next)
 
   buf = rtp_burst_stream_take_repair (self->stream, next,
       running_time_now (self), &size);
-  buf = with_dts (buf, dts_locked (self, next->dts));
+  buf = gst_rtp_burst_with_dts (buf, gst_rtp_burst_out_dts (&self->segment,
+          next->dts));
   UNLOCK (self);
   ret = gst_pad_push (self->srcpad, buf);
   LOCK (self);
@@ -1147,7 +1045,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
   switch (transition) {
     case GST_STATE_CHANGE_READY_TO_PAUSED:
       LOCK (self);
-      self->num_invalid = 0;
+      gst_rtp_burst_invalid_reset (&self->invalid);
       rtp_burst_stream_start (self->stream, self->group_name);
       gst_rtp_burst_pay_info_reset (&self->pay_info);
       self->playing = FALSE;
@@ -1207,20 +1105,6 @@ gst_rtp_burst_pace_change_state (GstElement * element,
 }
 
 /* --- properties ---------------------------------------------------------- */
-/* --- properties ---------------------------------------------------------- */
-
-/* The group is taken from READY to PAUSED and kept until READY. */
-static gboolean
-group_is_fixed (GstRtpBurstPace * self)
-{
-  gboolean fixed;
-
-  GST_OBJECT_LOCK (self);
-  fixed = GST_STATE (self) > GST_STATE_READY ||
-      GST_STATE_NEXT (self) > GST_STATE_READY;
-  GST_OBJECT_UNLOCK (self);
-  return fixed;
-}
 
 static void
 gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
@@ -1257,15 +1141,8 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
     case PROP_GROUP:
       /* taken from READY to PAUSED: refused later, so that the property
        * says which group is in force */
-      if (group_is_fixed (self)) {
-        g_free (self->refused_group);
-        self->refused_group = g_value_dup_string (value);
-        if (self->refused_group == NULL)
-          self->refused_group = g_strdup ("");
-      } else {
-        g_free (self->group_name);
-        self->group_name = g_value_dup_string (value);
-      }
+      gst_rtp_burst_set_group_name (GST_ELEMENT_CAST (self), value,
+          &self->group_name, &self->refused_group);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1282,21 +1159,8 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (object);
 
   if (prop_id >= PROP_PAY_FIRST && prop_id < PROP_STATS) {
-    GstRtpBurstPayProp prop = prop_id - PROP_PAY_FIRST;
-    gboolean known = TRUE;
-
-    if (!gst_rtp_burst_pay_compat_forwards (prop)) {
-      LOCK (self);
-      gst_rtp_burst_pay_info_get (&self->pay_info, prop, value);
-      known = prop != GST_RTP_BURST_PAY_PROP_PT ||
-          gst_rtp_burst_pay_info_knows_pt (&self->pay_info);
-      UNLOCK (self);
-    }
-    /* pt: the payloader's until packets or caps tell */
-    if (gst_rtp_burst_pay_compat_forwards (prop) || !known) {
-      g_param_value_set_default (pspec, value);
-      gst_rtp_burst_pay_compat_get_upstream (self->sinkpad, prop, value);
-    }
+    gst_rtp_burst_pay_compat_get (&self->pay_info, &self->lock, self->sinkpad,
+        prop_id - PROP_PAY_FIRST, pspec, value);
     return;
   }
 
@@ -1320,7 +1184,7 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
       GstStructure *s;
 
       rtp_burst_stream_get_stats (self->stream, &stats);
-      s = gst_rtp_burst_stats_from_stream (&stats, self->num_invalid,
+      s = gst_rtp_burst_stats_from_stream (&stats, self->invalid.count,
           gst_rtp_burst_thread_applied_priority (&self->thread));
       gst_rtp_burst_pay_info_add_stats (&self->pay_info, s);
       g_value_take_boxed (value, s);

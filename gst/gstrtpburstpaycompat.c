@@ -23,8 +23,10 @@
 
 #include <gst/rtp/gstrtpbuffer.h>
 
+#include "gstrtpburstlock.h"
 #include "gstrtpburstpaycompat.h"
 #include "gstrtpburststats.h"
+#include "rtpburstschedule.h"
 
 GST_DEBUG_CATEGORY_EXTERN (rtp_burst_pace_debug);
 #define GST_CAT_DEFAULT rtp_burst_pace_debug
@@ -310,4 +312,42 @@ gboolean
 gst_rtp_burst_pay_info_knows_pt (const GstRtpBurstPayInfo * info)
 {
   return info->have_packet || info->caps_pt >= 0;
+}
+
+void
+gst_rtp_burst_pay_compat_get (const GstRtpBurstPayInfo * info, GMutex * lock,
+    GstPad * sinkpad, GstRtpBurstPayProp prop, GParamSpec * pspec,
+    GValue * value)
+{
+  gboolean known = TRUE;
+
+  if (!gst_rtp_burst_pay_compat_forwards (prop)) {
+    RTP_BURST_MUTEX_LOCK (lock);
+    gst_rtp_burst_pay_info_get (info, prop, value);
+    known = prop != GST_RTP_BURST_PAY_PROP_PT ||
+        gst_rtp_burst_pay_info_knows_pt (info);
+    RTP_BURST_MUTEX_UNLOCK (lock);
+  }
+  /* pt: the payloader's until packets or caps tell */
+  if (gst_rtp_burst_pay_compat_forwards (prop) || !known) {
+    g_param_value_set_default (pspec, value);
+    gst_rtp_burst_pay_compat_get_upstream (sinkpad, prop, value);
+  }
+}
+
+guint64
+gst_rtp_burst_caps_frame_period (GstObject * object, const GstCaps * caps)
+{
+  const gchar *framerate =
+      gst_structure_get_string (gst_caps_get_structure (caps, 0),
+      "a-framerate");
+  guint64 period;
+
+  if (framerate == NULL)
+    return 0;
+  period = rtp_burst_parse_framerate (framerate);
+  if (period == 0)
+    GST_WARNING_OBJECT (object, "ignoring unusable a-framerate \"%s\"",
+        framerate);
+  return period;
 }

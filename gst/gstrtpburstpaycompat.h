@@ -80,6 +80,17 @@ void     gst_rtp_burst_pay_info_released (GstRtpBurstPayInfo * info,
 void     gst_rtp_burst_pay_info_get      (const GstRtpBurstPayInfo * info,
                                           GstRtpBurstPayProp prop,
                                           GValue * value);
+/* A payloader property's value: from @info (read under @lock) or from the
+ * payloader upstream of @sinkpad (mtu, seqnum-offset; pt until packets or
+ * caps tell).  Call without @lock. */
+void     gst_rtp_burst_pay_compat_get    (const GstRtpBurstPayInfo * info,
+                                          GMutex * lock, GstPad * sinkpad,
+                                          GstRtpBurstPayProp prop,
+                                          GParamSpec * pspec, GValue * value);
+/* The frame period of the caps' a-framerate, 0 if none or unusable (with
+ * a warning in @object's debug log). */
+guint64  gst_rtp_burst_caps_frame_period (GstObject * object,
+                                          const GstCaps * caps);
 void     gst_rtp_burst_pay_info_add_stats (const GstRtpBurstPayInfo * info,
                                            GstStructure * stats);
 

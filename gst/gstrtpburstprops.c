@@ -614,3 +614,24 @@ gst_rtp_burst_config_get (const RtpBurstStreamConfig * c, guint prop_id,
   }
   return TRUE;
 }
+
+void
+gst_rtp_burst_set_group_name (GstElement * element, const GValue * value,
+    gchar ** name, gchar ** refused)
+{
+  gboolean fixed;
+
+  GST_OBJECT_LOCK (element);
+  fixed = GST_STATE (element) > GST_STATE_READY ||
+      GST_STATE_NEXT (element) > GST_STATE_READY;
+  GST_OBJECT_UNLOCK (element);
+  if (fixed) {
+    g_free (*refused);
+    *refused = g_value_dup_string (value);
+    if (*refused == NULL)
+      *refused = g_strdup ("");
+  } else {
+    g_free (*name);
+    *name = g_value_dup_string (value);
+  }
+}

@@ -98,6 +98,13 @@ gboolean gst_rtp_burst_config_set  (RtpBurstStreamConfig * config,
 gboolean gst_rtp_burst_config_get  (const RtpBurstStreamConfig * config,
                                     guint prop_id, GValue * value);
 
+/* The group property: @value becomes *@name in NULL and READY; later it is
+ * refused (kept in *@refused for a warning), as the group is taken from
+ * READY to PAUSED and kept until READY.  Call with the element's lock. */
+void     gst_rtp_burst_set_group_name (GstElement * element,
+                                       const GValue * value, gchar ** name,
+                                       gchar ** refused);
+
 G_END_DECLS
 
 #endif /* __GST_RTP_BURST_PROPS_H__ */
