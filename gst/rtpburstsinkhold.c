@@ -35,6 +35,16 @@ rtp_burst_sink_hold_init (RtpBurstSinkHold * hold)
   hold->offset = 0;
   hold->source = hold->held_by = -1;
   hold->n_held = 0;
+  hold->observed = hold->candidate = NONE;
+  hold->n_candidate = 0;
+}
+
+/* The latency of @source (an index of latency[], or the observed one). */
+static guint64
+source_latency (const RtpBurstSinkHold * hold, gint source)
+{
+  return source == RTP_BURST_HOLD_N_SOURCES ? hold->observed :
+      hold->latency[source];
 }
 
 /**
@@ -84,31 +94,60 @@ held_with (guint64 release_dts, guint64 latency, guint64 push_start,
  * the way a synchronising element with one of the known latencies does:
  * for at least RTP_BURST_HOLD_MIN, returning about when it would release
  * a packet of DTS running time @slot_time - @frame_offset, which was at
- * least RTP_BURST_HOLD_MIN after the push began.
+ * least RTP_BURST_HOLD_MIN after the push began; or, before R is set, the
+ * second of two such pushes in a row that ended the same unannounced time
+ * after their DTS (a sink's ts-offset, rtpburstsinkhold.h).
  */
 gboolean
 rtp_burst_sink_hold_push_done (RtpBurstSinkHold * hold, guint64 slot_time,
     guint64 frame_offset, guint64 push_start, guint64 push_end,
     guint64 * release)
 {
-  guint64 r = NONE;
-  guint i;
+  guint64 r = NONE, dts, l;
+  gboolean known = FALSE;
+  gint i;
 
   if (push_end < push_start || push_end - push_start < RTP_BURST_HOLD_MIN ||
-      frame_offset > slot_time)
+      frame_offset > slot_time) {
+    hold->n_candidate = 0;
     return FALSE;
-
-  for (i = 0; i < RTP_BURST_HOLD_N_SOURCES; i++) {
-    if (held_with (slot_time - frame_offset, hold->latency[i], push_start,
-            push_end, &r)) {
-      hold->held_by = i;
-      hold->n_held++;
-      if (release)
-        *release = r;
-      return TRUE;
-    }
   }
-  return FALSE;
+  dts = slot_time - frame_offset;
+
+  for (i = 0; i <= RTP_BURST_HOLD_N_SOURCES; i++) {
+    known |= i < RTP_BURST_HOLD_N_SOURCES && hold->latency[i] != NONE;
+    if (held_with (dts, source_latency (hold, i), push_start, push_end, &r))
+      goto held;
+  }
+
+  /* held by a latency no one announced: the same one twice in a row, once
+   * a synchronising element is known to be downstream and before any held
+   * push set R (so R cannot grow push after push) */
+  l = push_end > dts ? push_end - dts : 0;
+  if (!known || hold->source >= 0 || hold->held_by >= 0 ||
+      l < RTP_BURST_HOLD_MIN) {
+    hold->n_candidate = 0;
+    return FALSE;
+  }
+  if (hold->n_candidate > 0 && (l > hold->candidate ?
+          l - hold->candidate : hold->candidate - l) <= RTP_BURST_HOLD_EARLY)
+    hold->n_candidate++;
+  else
+    hold->n_candidate = 1;
+  hold->candidate = l;
+  if (hold->n_candidate < 2)
+    return FALSE;
+  hold->observed = l;
+  hold->n_candidate = 0;
+  r = push_end;
+  i = RTP_BURST_HOLD_N_SOURCES;
+
+held:
+  hold->held_by = i;
+  hold->n_held++;
+  if (release)
+    *release = r;
+  return TRUE;
 }
 
 /**
@@ -123,8 +162,8 @@ rtp_burst_sink_hold_frame_start (RtpBurstSinkHold * hold)
 {
   if (hold->held_by >= 0)
     hold->source = hold->held_by;
-  if (hold->source >= 0 && hold->latency[hold->source] != NONE)
-    hold->offset = hold->latency[hold->source];
+  if (hold->source >= 0 && source_latency (hold, hold->source) != NONE)
+    hold->offset = source_latency (hold, hold->source);
   hold->held_by = -1;
   return hold->offset;
 }

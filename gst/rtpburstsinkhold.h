@@ -46,6 +46,17 @@
  * - Once R > 0, R follows later values of the same latency (a new LATENCY
  *   event, a new query answer) from the next frame on.
  *
+ * - A sink may hold longer or shorter than the latency it announces: its
+ *   `ts-offset` (GstBaseSink) moves every release by that much.  Once a
+ *   latency is known, and before any push was held, two pushes in a row
+ *   that were held, each for at least RTP_BURST_HOLD_MIN and ending the
+ *   same time L (within RTP_BURST_HOLD_EARLY) after their DTS, say that a
+ *   synchronising element in the thread adds L: R = L from the next frame
+ *   on, and R follows L as it would a known latency.  Only before R is set:
+ *   a push that is slow for another reason cannot make R grow push after
+ *   push (a ts-offset under RTP_BURST_HOLD_LATE leaves R at the announced
+ *   latency, the packets that much late).
+ *
  * A latency that is only known, without a held push, never sets R: a
  * sync=false sink forwards the pipeline latency too.  And a push that is
  * merely slow (a busy downstream, a host stall) is not held unless it ends
@@ -78,10 +89,15 @@ typedef struct
 {
   guint64 latency[RTP_BURST_HOLD_N_SOURCES];    /* G_MAXUINT64 = unknown */
   guint64 offset;               /* R for new frames */
-  gint source;                  /* the latency R follows, -1 = none */
+  gint source;                  /* the latency R follows, -1 = none,
+                                 * RTP_BURST_HOLD_N_SOURCES: the observed */
   gint held_by;                 /* ... a held push matched since the last
                                  * frame start, -1 = none */
   guint64 n_held;               /* held pushes, for the stats */
+  /* holds by a latency nobody announced (a sink's ts-offset) */
+  guint64 observed;             /* L, G_MAXUINT64 = none */
+  guint64 candidate;            /* the L of the last push held so */
+  guint n_candidate;            /* pushes in a row that ended at about it */
 } RtpBurstSinkHold;
 
 void     rtp_burst_sink_hold_init        (RtpBurstSinkHold * hold);

@@ -197,6 +197,70 @@ GST_START_TEST (test_slow_downstream_never_grows)
 
 GST_END_TEST;
 
+GST_START_TEST (test_sink_ts_offset)
+{
+  RtpBurstSinkHold h;
+  guint64 release = 0;
+
+  /* a sink that announces 60 ms and holds 20 ms more (ts-offset): frame 0
+   * planned with R = 0, slot 0 at 0 and slot 1 at 3.6 ms (reached when
+   * the first push returned) both end 80 ms after their DTS */
+  rtp_burst_sink_hold_init (&h);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
+  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 80 * MS, NULL));
+  fail_unless (rtp_burst_sink_hold_push_done (&h, 3600 * US, 0, 80 * MS,
+          83600 * US, &release));
+  fail_unless_equals_uint64 (release, 83600 * US);
+  /* the rest of the frame matches it as it would a known latency */
+  fail_unless (rtp_burst_sink_hold_push_done (&h, 7200 * US, 0, 83600 * US,
+          87200 * US, NULL));
+  fail_unless_equals_uint64 (h.n_held, 2);
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 80 * MS);
+  /* frame 1 with R = 80 ms: the sink's wait ends at once */
+  fail_if (rtp_burst_sink_hold_push_done (&h, 120 * MS, 80 * MS, 120 * MS,
+          120 * MS, NULL));
+  /* holds it no longer announce do not move R again */
+  fail_if (rtp_burst_sink_hold_push_done (&h, 124 * MS, 80 * MS, 124 * MS,
+          134 * MS, NULL));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 128 * MS, 80 * MS, 134 * MS,
+          138 * MS, NULL));
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 80 * MS);
+
+  /* a ts-offset below 0: the sink releases 40 ms after the DTS */
+  rtp_burst_sink_hold_init (&h);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
+  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 40 * MS, NULL));
+  fail_unless (rtp_burst_sink_hold_push_done (&h, 3600 * US, 0, 40 * MS,
+          43600 * US, NULL));
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 40 * MS);
+
+  /* two holds that end at different times after their DTS, or with a
+   * short push between them, are no latency */
+  rtp_burst_sink_hold_init (&h);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
+  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 80 * MS, NULL));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 10 * MS, 0, 80 * MS,
+          92 * MS, NULL));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 20 * MS, 0, 92 * MS,
+          92500 * US, NULL));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 30 * MS, 0, 92500 * US,
+          112 * MS, NULL));
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 0);
+  /* ... and the same hold twice is one */
+  fail_unless (rtp_burst_sink_hold_push_done (&h, 40 * MS, 0, 112 * MS,
+          122 * MS, NULL));
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 82 * MS);
+
+  /* without a latency announced, holds are only slow pushes */
+  rtp_burst_sink_hold_init (&h);
+  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 80 * MS, NULL));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 3600 * US, 0, 80 * MS,
+          83600 * US, NULL));
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 0);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstsinkhold_suite (void)
 {
@@ -210,6 +274,7 @@ rtpburstsinkhold_suite (void)
   tcase_add_test (tc, test_latency_changes);
   tcase_add_test (tc, test_query_latency);
   tcase_add_test (tc, test_slow_downstream_never_grows);
+  tcase_add_test (tc, test_sink_ts_offset);
   return s;
 }
 
