@@ -28,6 +28,27 @@ that rate, the audio's bytes counted in it:
       audiotestsrc is-live=true ! opusenc ! rtpopuspay pt=98
           ! rtpburstpace name=pay2 group=rtsp group-max-rate=R pace=false )
 
+With --fec RxC (e.g. 5x5) each video stream is protected by SMPTE ST
+2022-1 FEC (rtpst2022-1-fecenc, R rows x C columns) between its payloader
+and its element, and the FEC packets are further streams of the media: the
+encoder's column (fec_0) and row (fec_1) pads, each through capssetter
+(gst-rtsp-server writes the SDP from a stream's caps and refuses the
+encoder's bare application/x-rtp: "ignoring stream without media type") and
+an rtpburstpace with pace=false in the group, so that their bytes count in
+the group's rate.  The payloaders send SSRC 0, as the encoder requires:
+
+    ( SOURCE ! rtph264pay pt=96 ssrc=0 ! rtpst2022-1-fecenc name=fec0 rows=5
+          columns=5 pt=99 ! rtpburstpace name=pay0 group=rtsp ...
+      ...
+      fec0.fec_0 ! capssetter caps="application/x-rtp,media=application,
+          clock-rate=90000,encoding-name=2DPARITYFEC,payload=99"
+          ! rtpburstpace name=pay3 group=rtsp ... pace=false
+      fec0.fec_1 ! capssetter ... ! rtpburstpace name=pay4 ... pace=false ... )
+
+Streams: pay0 ... payN-1 video (pt 96 ...), then the audio, then per video
+stream its column and row FEC (one payload type per video stream, after
+the audio's).
+
 The server's own sinks synchronise (a multiudpsink behind a queue per
 stream); the element gives each packet a DTS that says when it leaves, so
 they keep the spacing.  Watch it with any RTSP client, e.g.
@@ -39,6 +60,8 @@ Needs gir1.2-gst-rtsp-server-1.0 (Debian); run from the repository root
 after scripts/setup.sh:
 
     GST_PLUGIN_PATH=build/gst /usr/bin/python3 examples/rtsp-server.py
+    GST_PLUGIN_PATH=build/gst /usr/bin/python3 examples/rtsp-server.py \
+        --streams 2 --audio --fec 5x5 --group-max-rate 6000000
 """
 import argparse
 import os
@@ -60,38 +83,72 @@ DEFAULT_SOURCE = ("videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! 
 AUDIO_SOURCE = "audiotestsrc is-live=true wave=ticks ! opusenc frame-size=10"
 
 
-def launch_line(source, pace, streams=1, audio=False, group_max_rate=0):
+FEC_CAPS = ("application/x-rtp,media=(string)application,clock-rate=(int)90000,"
+            "encoding-name=(string)2DPARITYFEC,payload=(int)%d")
+
+
+def fec_pt(streams, audio, k):
+    """Payload type of video stream @k's ST 2022-1 FEC packets (both pads)."""
+    return 96 + streams + (1 if audio else 0) + k
+
+
+def parse_fec(text):
+    """"RxC" (rows x columns, e.g. "5x5") -> (rows, columns); "" -> None."""
+    if not text:
+        return None
+    rows, columns = (int(x) for x in text.lower().split("x"))
+    return rows, columns
+
+
+def launch_line(source, pace, streams=1, audio=False, group_max_rate=0, fec=None):
     """The media factory's launch line: per stream a payloader, then
     rtpburstpace as payK; several streams share the group "rtsp"; with
-    @audio an Opus stream after the video ones, not paced (pace=false)."""
+    @audio an Opus stream after the video ones, not paced (pace=false); with
+    @fec (rows, columns) ST 2022-1 FEC of each video stream, its column and
+    row packets two more streams, not paced, in the group."""
     group = ""
-    if streams > 1 or audio:
+    if streams > 1 or audio or fec:
         group = " group=rtsp"
         if group_max_rate:
             group += " group-max-rate=%d" % group_max_rate
-    parts = ["%s ! rtph264pay pt=%d mtu=1200 config-interval=-1 ! rtpburstpace name=pay%d%s %s"
-             % (source, 96 + k, k, group, pace) for k in range(streams)]
+    parts = []
+    for k in range(streams):
+        if fec:
+            fecenc = (" ssrc=0 ! rtpst2022-1-fecenc name=fec%d rows=%d columns=%d pt=%d"
+                      % (k, fec[0], fec[1], fec_pt(streams, audio, k)))
+        else:
+            fecenc = ""
+        parts.append("%s ! rtph264pay pt=%d mtu=1200 config-interval=-1%s ! "
+                     "rtpburstpace name=pay%d%s %s" % (source, 96 + k, fecenc, k, group, pace))
     if audio:
         parts.append("%s ! rtpopuspay pt=%d ! rtpburstpace name=pay%d%s pace=false"
                      % (AUDIO_SOURCE, 96 + streams, streams, group))
+    if fec:
+        n = streams + (1 if audio else 0)
+        for k in range(streams):
+            for pad in (0, 1):      # fec_0: columns, fec_1: rows
+                parts.append('fec%d.fec_%d ! capssetter caps="%s" ! rtpburstpace name=pay%d%s '
+                             'pace=false' % (k, pad, FEC_CAPS % fec_pt(streams, audio, k),
+                                             n, group))
+                n += 1
     return "( %s )" % "  ".join(parts)
 
 
 def make_server(port, path, source=DEFAULT_SOURCE, pace="", streams=1, audio=False,
-                group_max_rate=0):
-    """A GstRTSPServer on 127.0.0.1:@port (0 = any free port) serving @path.
+                group_max_rate=0, address="127.0.0.1", fec=None):
+    """A GstRTSPServer on @address:@port (0 = any free port) serving @path.
 
     Returns (server, factory); the server is attached to the default main
     context, so a GLib main loop must run for it to answer."""
     server = GstRtspServer.RTSPServer()
-    server.set_address("127.0.0.1")
+    server.set_address(address)
     server.set_service(str(port))
     factory = GstRtspServer.RTSPMediaFactory()
-    factory.set_launch(launch_line(source, pace, streams, audio, group_max_rate))
+    factory.set_launch(launch_line(source, pace, streams, audio, group_max_rate, fec))
     factory.set_shared(True)
     server.get_mount_points().add_factory(path, factory)
     if server.attach(None) == 0:
-        raise RuntimeError("cannot listen on 127.0.0.1:%s" % port)
+        raise RuntimeError("cannot listen on %s:%s" % (address, port))
     return server, factory
 
 
@@ -110,6 +167,11 @@ def main():
                     help="add an Opus audio stream, in the group, not paced")
     ap.add_argument("--group-max-rate", type=int, default=0,
                     help="cap on what the streams send together, bit/s (0: none)")
+    ap.add_argument("--fec", default="", metavar="RxC",
+                    help="ST 2022-1 FEC of each video stream, R rows x C columns (e.g. 5x5), "
+                         "its packets two more streams of the media, in the group")
+    ap.add_argument("--address", default="127.0.0.1",
+                    help="address to listen on (default: %(default)s)")
     ap.add_argument("--seconds", type=float, default=0,
                     help="stop after this long (default: run until Ctrl-C)")
     a = ap.parse_args()
@@ -120,11 +182,14 @@ def main():
                  "directory's gst/ (e.g. GST_PLUGIN_PATH=%s)" % os.path.normpath(
                      os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                                   "build", "gst")))
+    fec = parse_fec(a.fec)
+    if fec and Gst.ElementFactory.find("rtpst2022-1-fecenc") is None:
+        sys.exit("--fec needs rtpst2022-1-fecenc (gst-plugins-good >= 1.20)")
     server, _factory = make_server(a.port, a.path, a.source, a.pace, a.streams,
-                                   a.audio, a.group_max_rate)
-    print("serving rtsp://127.0.0.1:%d%s  %s" % (
-        server.get_bound_port(), a.path,
-        launch_line(a.source, a.pace, a.streams, a.audio, a.group_max_rate)), flush=True)
+                                   a.audio, a.group_max_rate, a.address, fec)
+    print("serving rtsp://%s:%d%s  %s" % (
+        a.address, server.get_bound_port(), a.path,
+        launch_line(a.source, a.pace, a.streams, a.audio, a.group_max_rate, fec)), flush=True)
     loop = GLib.MainLoop()
     if a.seconds > 0:
         GLib.timeout_add(int(a.seconds * 1000), loop.quit)
