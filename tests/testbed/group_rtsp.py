@@ -25,8 +25,9 @@ Per run (--reps of each case in --cases, interleaved, --duration s of media each
                   window), after the first --skip s of the capture (the first frame of a stream
                   is paced by the server's synchronising sink, not by the rate:
                   docs/algorithm.md, "A shared rate"); against R x 10 ms (rx_peak_ratio); also
-                  over the whole run (rx_peak_all_10ms) and the share of fixed 10 ms bins above
-                  R x 10 ms (rx_bins_over).  Arrival times: the kernel's receive timestamps
+                  over the whole run (rx_peak_all_10ms), the share of fixed 10 ms bins above
+                  R x 10 ms (rx_bins_over), and the peak of the video and audio streams alone,
+                  without the FEC streams (rx_peak_nofec_10ms).  Arrival times: the kernel's receive timestamps
                   (SO_TIMESTAMPNS) of an AF_PACKET socket in rx with a BPF filter (UDP from
                   the server), taken as each IP packet comes in on rx's interface, after the
                   bottleneck and before the UDP socket; independent of the client's threads.
@@ -516,6 +517,12 @@ def analyse(server, cli, cap_rows, cap_drops, rate, skip_s, fec):
         span = (media[-1][0] - media[0][0]) / 1e9
         row["rtp_mbps"] = round(sum(s for _t, s in media) * 8 / span / 1e6, 3) if span else ""
         row["rx_peak_ratio"] = round(row["rx_peak_10ms"] / budget, 3)
+        # the same without the FEC streams: the paced video and the audio only
+        fec_ports = {5000 + 2 * k for k, kind, _pt in lay if kind.startswith("fec")}
+        if fec_ports:
+            nofec = sorted((r[0], r[6]) for r in rtp if r[1] not in fec_ports
+                           and r[0] >= t_skip)
+            row["rx_peak_nofec_10ms"] = peak_window(nofec)
     row["capture_drops"] = cap_drops
     py = sorted((t, s) for t, s in cli.get("python_arrivals", []))
     if py:
@@ -664,7 +671,8 @@ TABLE = [("case", "case"), ("tcp_mbps", "TCP Mbit/s"), ("rtp_mbps", "RTP Mbit/s 
          ("audio_p99_ok", "audio p99 <= 1 ms"), ("audio_late_pushes", "audio pushes > 1 ms"),
          ("audio_pushes", "audio pushes"), ("audio_max_delay_ms", "audio max delay ms"),
          ("rx_peak_10ms", "rx 10 ms peak B"), ("rx_peak_ratio", "peak / (rate x 10 ms)"),
-         ("rx_bins_over", "10 ms bins over"), ("released_peak_10ms", "released 10 ms peak B"),
+         ("rx_bins_over", "10 ms bins over"),
+         ("rx_peak_nofec_10ms", "rx 10 ms peak B without FEC"), ("released_peak_10ms", "released 10 ms peak B"),
          ("intact", "frames intact"), ("intact_fec", "intact, ideal FEC"),
          ("decoded", "frames out of decoder"),
          ("loss_video0", "loss video0"), ("loss_video1", "loss video1"),
