@@ -45,6 +45,12 @@ the group's rate.  The payloaders send SSRC 0, as the encoder requires:
           ! rtpburstpace name=pay3 group=rtsp ... pace=false
       fec0.fec_1 ! capssetter ... ! rtpburstpace name=pay4 ... pace=false ... )
 
+With --fec-paced the FEC streams' elements pace them instead (pace=true,
+and the capssetter adds the video's a-framerate): the FEC packets carry the
+RTP timestamp of the frame they protect, so each frame's FEC packets are
+spread over the frame period on the group's schedule and wait for its rate
+like the video's, rather than leaving at once.
+
 Streams: pay0 ... payN-1 video (pt 96 ...), then the audio, then per video
 stream its column and row FEC (one payload type per video stream, after
 the audio's).
@@ -85,6 +91,9 @@ AUDIO_SOURCE = "audiotestsrc is-live=true wave=ticks ! opusenc frame-size=10"
 
 FEC_CAPS = ("application/x-rtp,media=(string)application,clock-rate=(int)90000,"
             "encoding-name=(string)2DPARITYFEC,payload=(int)%d")
+# the frame rate of DEFAULT_SOURCE (and of the testbed's source): paced FEC
+# streams take their frame period from it
+FEC_FRAMERATE = "25"
 
 
 def fec_pt(streams, audio, k):
@@ -100,12 +109,14 @@ def parse_fec(text):
     return rows, columns
 
 
-def launch_line(source, pace, streams=1, audio=False, group_max_rate=0, fec=None):
+def launch_line(source, pace, streams=1, audio=False, group_max_rate=0, fec=None,
+                fec_paced=False):
     """The media factory's launch line: per stream a payloader, then
     rtpburstpace as payK; several streams share the group "rtsp"; with
     @audio an Opus stream after the video ones, not paced (pace=false); with
     @fec (rows, columns) ST 2022-1 FEC of each video stream, its column and
-    row packets two more streams, not paced, in the group."""
+    row packets two more streams in the group, not paced unless
+    @fec_paced."""
     group = ""
     if streams > 1 or audio or fec:
         group = " group=rtsp"
@@ -127,15 +138,18 @@ def launch_line(source, pace, streams=1, audio=False, group_max_rate=0, fec=None
         n = streams + (1 if audio else 0)
         for k in range(streams):
             for pad in (0, 1):      # fec_0: columns, fec_1: rows
+                caps = FEC_CAPS % fec_pt(streams, audio, k)
+                if fec_paced:
+                    caps += ",a-framerate=(string)" + FEC_FRAMERATE
                 parts.append('fec%d.fec_%d ! capssetter caps="%s" ! rtpburstpace name=pay%d%s '
-                             'pace=false' % (k, pad, FEC_CAPS % fec_pt(streams, audio, k),
-                                             n, group))
+                             'pace=%s' % (k, pad, caps, n, group,
+                                          "true" if fec_paced else "false"))
                 n += 1
     return "( %s )" % "  ".join(parts)
 
 
 def make_server(port, path, source=DEFAULT_SOURCE, pace="", streams=1, audio=False,
-                group_max_rate=0, address="127.0.0.1", fec=None):
+                group_max_rate=0, address="127.0.0.1", fec=None, fec_paced=False):
     """A GstRTSPServer on @address:@port (0 = any free port) serving @path.
 
     Returns (server, factory); the server is attached to the default main
@@ -144,7 +158,8 @@ def make_server(port, path, source=DEFAULT_SOURCE, pace="", streams=1, audio=Fal
     server.set_address(address)
     server.set_service(str(port))
     factory = GstRtspServer.RTSPMediaFactory()
-    factory.set_launch(launch_line(source, pace, streams, audio, group_max_rate, fec))
+    factory.set_launch(launch_line(source, pace, streams, audio, group_max_rate, fec,
+                                   fec_paced))
     factory.set_shared(True)
     server.get_mount_points().add_factory(path, factory)
     if server.attach(None) == 0:
@@ -170,6 +185,8 @@ def main():
     ap.add_argument("--fec", default="", metavar="RxC",
                     help="ST 2022-1 FEC of each video stream, R rows x C columns (e.g. 5x5), "
                          "its packets two more streams of the media, in the group")
+    ap.add_argument("--fec-paced", action="store_true",
+                    help="pace the FEC streams too (default: pass-through)")
     ap.add_argument("--address", default="127.0.0.1",
                     help="address to listen on (default: %(default)s)")
     ap.add_argument("--seconds", type=float, default=0,
@@ -186,10 +203,11 @@ def main():
     if fec and Gst.ElementFactory.find("rtpst2022-1-fecenc") is None:
         sys.exit("--fec needs rtpst2022-1-fecenc (gst-plugins-good >= 1.20)")
     server, _factory = make_server(a.port, a.path, a.source, a.pace, a.streams,
-                                   a.audio, a.group_max_rate, a.address, fec)
+                                   a.audio, a.group_max_rate, a.address, fec, a.fec_paced)
     print("serving rtsp://%s:%d%s  %s" % (
         a.address, server.get_bound_port(), a.path,
-        launch_line(a.source, a.pace, a.streams, a.audio, a.group_max_rate, fec)), flush=True)
+        launch_line(a.source, a.pace, a.streams, a.audio, a.group_max_rate, fec,
+                    a.fec_paced)), flush=True)
     loop = GLib.MainLoop()
     if a.seconds > 0:
         GLib.timeout_add(int(a.seconds * 1000), loop.quit)

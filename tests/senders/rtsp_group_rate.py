@@ -16,9 +16,9 @@ avdec_h264 output-corrupt=false and the audio with opusdec.  Passes when:
   p99 <= 1 ms), and it never waited for the group's rate;
 - the group kept its rate: over any 10 ms window after the first
   SKIP_FIRST_S, what the three elements released (each video packet at the
-  running time of its DTS, which says when it leaves; each audio packet when
-  it was pushed) is at most group-max-rate x 10 ms plus one push of each
-  stream.  The server's sinks synchronise in the elements' threads: until an
+  running time of its DTS plus the element's sink-latency, which says when
+  it leaves; each audio packet when it was pushed) is at most
+  group-max-rate x 10 ms plus one push of each stream.  The server's sinks synchronise in the elements' threads: until an
   element has seen that (its first frame), the sink paces the stream and the
   group's rate does not apply to it (docs/algorithm.md, "A shared rate");
 - at the client, after the first SKIP_FIRST_S, the 10 ms peak of all
@@ -52,8 +52,10 @@ SKIP_FIRST_S = 0.5
 
 
 class Releases:
-    """What the group's elements release: each video packet at the running
-    time of its DTS, each audio push at the running time it was pushed."""
+    """What the group's elements release: each paced packet at the running
+    time of its DTS plus the element's sink-latency R (a synchronising sink
+    in its thread releases it then: at its slot), each pass-through push at
+    the running time it was pushed."""
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -69,6 +71,17 @@ class Releases:
             rt = seg.parse_segment().to_running_time(Gst.Format.TIME, ts)
             return None if rt == Gst.CLOCK_TIME_NONE else rt
 
+        offset = [0, 0]         # the element's sink-latency, pushes since read
+
+        def sink_latency():
+            # R: a paced packet's DTS is its slot minus R (the latency of a
+            # synchronising sink in the element's thread, which releases it
+            # at DTS + R); read again every 50 pushes
+            if offset[1] % 50 == 0:
+                offset[0] = element.get_property("stats").get_value("sink-latency")
+            offset[1] += 1
+            return offset[0]
+
         def on_push(_pad, info):
             if info.type & Gst.PadProbeType.BUFFER_LIST:
                 lst = info.get_buffer_list()
@@ -81,6 +94,8 @@ class Releases:
                 t = (clock.get_time() - element.get_base_time()) if clock else None
             else:
                 t = running_time(bufs[0].dts)
+                if t is not None:
+                    t += sink_latency()
             if t is not None:
                 with self.lock:
                     self.pushes.append((t, size, k))

@@ -34,8 +34,9 @@ Per run (--reps of each case in --cases, interleaved, --duration s of media each
                   The client's own times (rtsp_group.Client, taken in Python as packets leave
                   its sockets, bunched by the interpreter) give rx_peak_python_10ms.  With
                   --probes also what the elements released in any 10 ms (each paced push at
-                  the running time of its DTS, each pass-through push when pushed:
-                  rtsp_group_rate.Releases), released_peak_10ms
+                  the running time of its DTS plus the element's sink-latency, each
+                  pass-through push when pushed: rtsp_group_rate.Releases),
+                  released_peak_10ms
   intact          per video stream, frames decoded intact by examples/receive-video's Chain
                   (every packet of the frame and of each reference frame back to the keyframe
                   arrived) over the packets the capture saw, among the frames whose first
@@ -141,8 +142,9 @@ def serve(a):
     lay = layout(a.streams, True, fec)
     source = DEFAULT_SOURCE % a.video_kbps
     server, factory = ex.make_server(a.port, "/video", source, "", a.streams, True,
-                                     a.group_max_rate, a.address, fec)
-    launch = ex.launch_line(source, "", a.streams, True, a.group_max_rate, fec)
+                                     a.group_max_rate, a.address, fec, a.fec_paced)
+    launch = ex.launch_line(source, "", a.streams, True, a.group_max_rate, fec,
+                            a.fec_paced)
     elements, releases, frames = {}, Releases(), {}
 
     def watch_frames(element, k):
@@ -168,7 +170,9 @@ def serve(a):
             e = bin_.get_by_name("pay%d" % k)
             elements[k] = e
             if a.probes:
-                releases.watch(e, k, not kind.startswith("video"))
+                paced = kind.startswith("video") or (kind.startswith("fec") and
+                                                     a.fec_paced)
+                releases.watch(e, k, not paced)
                 if kind.startswith("video"):
                     watch_frames(e, k)
     factory.connect("media-configure", on_configure)
@@ -177,7 +181,7 @@ def serve(a):
         with releases.lock:
             pushes = list(releases.pushes)
         out = {"launch": launch, "layout": lay, "group_max_rate": a.group_max_rate,
-               "fec": a.fec,
+               "fec": a.fec, "fec_paced": a.fec_paced,
                "stats": {k: structure_dict(e.get_property("stats"))
                          for k, e in elements.items()},
                "frames_pushed_ns": {k: list(v) for k, v in frames.items()},
@@ -591,7 +595,7 @@ def one_run(case, rep, a, tools, outdir, on_wait=None):
     tcp = 1 if case == "tcp1" else 0
     args = run.parse_args(["--tcp", str(tcp), "--duration", str(a.duration)] + a.runargs)
     row = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "case": case, "rep": rep,
-           "tcp_flows": tcp, "cc": args.cc if tcp else "", "fec": a.fec,
+           "tcp_flows": tcp, "cc": args.cc if tcp else "", "fec": a.fec, "fec_paced": a.fec_paced,
            "video_kbps": a.video_kbps, "streams": a.streams,
            "group_max_rate": a.group_max_rate, "duration_s": a.duration}
     if args.wait_idle > 0:
@@ -617,7 +621,8 @@ def one_run(case, rep, a, tools, outdir, on_wait=None):
                                  str(RTSP_PORT), "--out", srv_json, "--streams",
                                  str(a.streams), "--video-kbps", str(a.video_kbps),
                                  "--group-max-rate", str(a.group_max_rate), "--fec",
-                                 a.fec or "none"] + (["--probes"] if a.probes else []),
+                                 a.fec or "none"] + (["--probes"] if a.probes else []) +
+                                (["--fec-paced"] if a.fec_paced else []),
                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=tools, env=env)
         if not run.wait_line(srv, "ready", 30):
             raise RuntimeError("server did not start")
@@ -805,6 +810,8 @@ def media_options(p):
                    help="the group's rate, bit/s of RTP packets (default 6000000)")
     p.add_argument("--fec", default="5x5",
                    help="ST 2022-1 FEC rows x columns of each video stream, or none")
+    p.add_argument("--fec-paced", action="store_true",
+                   help="the FEC streams' elements pace them (default: pass-through)")
 
 
 def main(argv=None):
