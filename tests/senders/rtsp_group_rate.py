@@ -103,13 +103,13 @@ class Releases:
         pad.add_probe(Gst.PadProbeType.BUFFER | Gst.PadProbeType.BUFFER_LIST, on_push)
 
 
-def peak_window(events):
-    """Largest sum of bytes over any WINDOW_NS of (time, bytes) events."""
+def peak_window(events, window=WINDOW_NS):
+    """Largest sum of bytes over any @window ns of (time, bytes) events."""
     events = sorted(events)
     best = total = lo = 0
     for t, size in events:
         total += size
-        while events[lo][0] <= t - WINDOW_NS:
+        while events[lo][0] <= t - window:
             total -= events[lo][1]
             lo += 1
         best = max(best, total)

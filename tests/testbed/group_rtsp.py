@@ -83,6 +83,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 SENDERS = os.path.join(ROOT, "tests", "senders")
 sys.path.insert(0, HERE)
+sys.path.append(SENDERS)
+# exit 77 without PyGObject, as the senders' tests do
+from rtsp_group_rate import peak_window  # noqa: E402
+from rtsp_loopback import load_example  # noqa: E402
 
 SERVER_ADDR = "10.0.1.2"
 RTSP_PORT = 8554
@@ -92,15 +96,6 @@ DEFAULT_SOURCE = ("videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! 
                   "video/x-raw,width=640,height=360,framerate=25/1 ! "
                   "x264enc tune=zerolatency speed-preset=ultrafast bitrate=%d key-int-max=50")
 SETUP_S = 1.5       # RTSP set-up and the first frames: left out of the TCP figures
-
-
-def load_example():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(
-        "rtsp_server", os.path.join(ROOT, "examples", "rtsp-server.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def structure_dict(s):
@@ -335,18 +330,6 @@ def capture(a):
 
 
 # ---------------------------------------------------------------- analysis
-
-def peak_window(events, window=WINDOW_NS):
-    """Largest sum of bytes over any `window` ns of sorted (time, bytes) events."""
-    best = total = lo = 0
-    for t, size in events:
-        total += size
-        while events[lo][0] <= t - window:
-            total -= events[lo][1]
-            lo += 1
-        best = max(best, total)
-    return best
-
 
 def bins(events, window=WINDOW_NS):
     """Bytes per fixed window from the first event to the last."""
