@@ -433,7 +433,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * above the sum of the streams' rates: below, their queues grow until
    * the chain blocks.  A frame whose pushes a synchronising sink in the
    * element's own thread holds (the first frame, before the element takes
-   * that sink's latency) is paced by the sink and not booked
+   * that sink's latency) is paced by the sink: its pushes do not wait for
+   * the rate, and their bytes are booked as a pass-through member's
    * (docs/algorithm.md, "A shared rate").
    */
   g_object_class_install_property (gobject_class, PROP_GROUP_MAX_RATE,

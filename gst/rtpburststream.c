@@ -858,10 +858,19 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
    * the thread holds this frame's pushes
    * (until the element takes its latency, from the next frame on), that
    * sink paces them by their DTS and the task reaches the slots late: they
-   * keep their slots and are not booked, as without a group (the group's
-   * rate applies to a stream from the frame after the element saw such a
-   * sink, its first frame as a rule) */
-  if (!item->rate_booked && item->serial != s->held_serial)
+   * keep their slots and do not wait for the rate, as without a group; their
+   * bytes are booked in the top class, as a pass-through member's, so that
+   * the other members make room (the group's rate applies to a stream from
+   * the frame after the element saw such a sink, its first frame as a
+   * rule) */
+  if (!item->rate_booked && item->serial == s->held_serial) {
+    book (s, now, head_bytes (s, item, item->slot_packets),
+        RTP_BURST_GROUP_CLASS_TOP, NULL, &item->rate_release);
+    item->rate_booked = TRUE;
+    item->rate_waited = FALSE;
+    item->rate_release = item->slot_time;
+  }
+  if (!item->rate_booked)
     item->rate_booked = book (s, now, head_bytes (s, item,
             item->slot_packets), rtp_burst_group_class (s->config->priority,
             FALSE), &item->rate_waited, &item->rate_release);

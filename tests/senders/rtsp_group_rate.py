@@ -76,8 +76,9 @@ class Releases:
         def sink_latency():
             # R: a paced packet's DTS is its slot minus R (the latency of a
             # synchronising sink in the element's thread, which releases it
-            # at DTS + R); read again every 50 pushes
-            if offset[1] % 50 == 0:
+            # at DTS + R); read at every push until it is known, then every
+            # 50 pushes
+            if offset[0] == 0 or offset[1] % 50 == 0:
                 offset[0] = element.get_property("stats").get_value("sink-latency")
             offset[1] += 1
             return offset[0]

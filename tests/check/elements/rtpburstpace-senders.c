@@ -250,7 +250,8 @@ GST_END_TEST;
 
 /* A synchronising sink in the element's thread, and a group whose rate is
  * below the slots'.  While the sink holds the first frame's pushes, they
- * keep their slots and the sink paces them; the element takes the sink's
+ * keep their slots and the sink paces them (their bytes are booked, without
+ * waiting, so that the next frame waits for the link); the element takes the sink's
  * latency from the next frame on, and then a push the link has no room for
  * yet waits for it and leaves with the DTS of when it gets it minus that
  * latency, so the sink's wait ends at once.  Before, such pushes booked
@@ -276,23 +277,26 @@ GST_START_TEST (test_sync_sink_with_group_rate)
 
   /* frame 0, before the element knows the sink: every push is held until
    * its DTS + 60 ms.  Once the sink paces the frame so, its pushes keep
-   * their slots (slot i at i DT) and are not booked, as without a group */
+   * their slots (slot i at i DT) and do not wait for the rate, as without
+   * a group; their bytes are booked all the same, from when each push
+   * begins (slot 0, booked before the sink was known, takes the link
+   * until 5 ms; slot i >= 1 begins at 60 + (i - 1) DT ms, when the push
+   * before it returns): the link is taken until 65 + 5 * 8 = 105 ms */
   push_frame (&f, 0, 10, 1000);
   for (i = 0; i < 10; i++)
     crank_synced_slot (&f, i * DT, 60 * MS + i * DT, 0, i * DT);
   /* frame 1, due at 40 + 60 ms, knows the sink: slot i at 100 ms + i DT;
-   * the link (5 ms a packet) is free at 100 ms, then later than each slot:
-   * slot i >= 1 waits for it until 100 + 5i ms, DTS that - 60 ms, and the
+   * the link (5 ms a packet) is free at 105 ms, then later than each
+   * slot: slot i waits for it until 105 + 5i ms, DTS that - 60 ms, and the
    * sink's wait ends at once */
   push_frame (&f, 1, 10, 1000);
-  crank_synced_slot (&f, 100 * MS, 100 * MS, PERIOD, 40 * MS);
-  for (i = 1; i < 10; i++) {
+  for (i = 0; i < 10; i++) {
     expect_wait (&f, 100 * MS + i * DT);
-    crank_synced_slot (&f, 100 * MS + i * 5 * MS, 100 * MS + i * 5 * MS,
-        PERIOD, 40 * MS + i * 5 * MS);
+    crank_synced_slot (&f, 105 * MS + i * 5 * MS, 105 * MS + i * 5 * MS,
+        PERIOD, 45 * MS + i * 5 * MS);
   }
   fail_unless_equals_uint64 (stat (&f, "sink-latency"), 60 * MS);
-  fail_unless_equals_uint64 (stat (&f, "group-rate-waits"), 9);
+  fail_unless_equals_uint64 (stat (&f, "group-rate-waits"), 10);
   fail_unless_equals_uint64 (stat (&f, "held-slots"), 10);
   fixture_clear (&f);
 }
