@@ -119,15 +119,13 @@ streams_set_base_time (Streams * s, guint k, guint64 base)
   s->base[k] = base;
 }
 
-/* Releases the earliest slot of all streams; notes its clock time (the
- * DTS of its packet is the slot's running time: nothing downstream holds
- * pushes). */
-static void
-crank_earliest (Streams * s)
+/* Once every stream with packets left waits on the clock, releases the
+ * earliest wait; returns its clock time. */
+static GstClockTime
+crank_next_wait (Streams * s)
 {
   GstClockID id;
   GstClockTime t;
-  guint k;
 
   gst_test_clock_wait_for_multiple_pending_ids (s->clock,
       streams_waiting (s), NULL);
@@ -135,6 +133,18 @@ crank_earliest (Streams * s)
   t = gst_clock_id_get_time (id);
   gst_clock_id_unref (id);
   fail_unless (gst_test_clock_crank (s->clock));
+  return t;
+}
+
+/* Releases the earliest slot of all streams; notes its clock time (the
+ * DTS of its packet is the slot's running time: nothing downstream holds
+ * pushes). */
+static void
+crank_earliest (Streams * s)
+{
+  GstClockTime t = crank_next_wait (s);
+  guint k;
+
   for (;;) {
     for (k = 0; k < s->n; k++) {
       if (gst_harness_buffers_in_queue (s->h[k]) > 0) {
@@ -644,16 +654,9 @@ static void
 run_with_rate (Streams * s)
 {
   while (streams_waiting (s) > 0) {
-    GstClockID id;
-    GstClockTime t;
+    GstClockTime t = crank_next_wait (s);
     guint k, pushed = G_MAXUINT;
 
-    gst_test_clock_wait_for_multiple_pending_ids (s->clock,
-        streams_waiting (s), NULL);
-    gst_test_clock_wait_for_next_pending_id (s->clock, &id);
-    t = gst_clock_id_get_time (id);
-    gst_clock_id_unref (id);
-    fail_unless (gst_test_clock_crank (s->clock));
     /* the woken task pushes (its buffer is queued before it waits again)
      * or waits again, for the link */
     for (;;) {
