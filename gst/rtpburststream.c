@@ -686,11 +686,12 @@ wait_until (RtpBurstNext * next, guint64 time, gboolean for_close,
   next->for_slot = for_slot;
 }
 
-/* Books @bytes on the group's rate (rtpburstgroup.h) in class @klass from now: the link's
- * time follows the clock, so a stream that is behind cannot catch up
- * faster than the rate.  TRUE with *release when booked; FALSE without a
- * rate (or a clock to book on).  *waited: the link is busy until later
- * than now (counted, if @waited is given); the push then waits for it. */
+/* Books @bytes on the group's rate (rtpburstgroup.h) in class @klass from
+ * now: the link's time follows the clock, so a stream that is behind cannot
+ * catch up faster than the rate.  TRUE with *release when booked; FALSE
+ * without a rate (or a clock to book on).  *waited: the link is busy until
+ * later than now (counted, if @waited is given); the push then waits for
+ * it. */
 static gboolean
 book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
     guint klass, gboolean * waited, guint64 * release)
