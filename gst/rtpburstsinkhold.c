@@ -104,7 +104,7 @@ rtp_burst_sink_hold_push_done (RtpBurstSinkHold * hold, guint64 slot_time,
     guint64 * release)
 {
   guint64 r = NONE, dts, l;
-  gboolean known = FALSE;
+  gboolean near_known = FALSE;
   gint i;
 
   if (push_end < push_start || push_end - push_start < RTP_BURST_HOLD_MIN ||
@@ -115,16 +115,20 @@ rtp_burst_sink_hold_push_done (RtpBurstSinkHold * hold, guint64 slot_time,
   dts = slot_time - frame_offset;
 
   for (i = 0; i <= RTP_BURST_HOLD_N_SOURCES; i++) {
-    known |= i < RTP_BURST_HOLD_N_SOURCES && hold->latency[i] != NONE;
     if (held_with (dts, source_latency (hold, i), push_start, push_end, &r))
       goto held;
   }
 
-  /* held by a latency no one announced: the same one twice in a row, once
-   * a synchronising element is known to be downstream and before any held
-   * push set R (so R cannot grow push after push) */
+  /* held by a latency no one announced: the same one twice in a row,
+   * within a factor of two of a latency that is known (a synchronising
+   * element is downstream, and a ts-offset moves its release by less than
+   * the latency as a rule; a host stall does not look like that), and
+   * before any held push set R (so R cannot grow push after push) */
   l = push_end > dts ? push_end - dts : 0;
-  if (!known || hold->source >= 0 || hold->held_by >= 0 ||
+  for (i = 0; i < RTP_BURST_HOLD_N_SOURCES; i++)
+    near_known |= hold->latency[i] != NONE && hold->latency[i] > 0 &&
+        l >= hold->latency[i] / 2 && l / 2 <= hold->latency[i];
+  if (!near_known || hold->source >= 0 || hold->held_by >= 0 ||
       l < RTP_BURST_HOLD_MIN) {
     hold->n_candidate = 0;
     return FALSE;

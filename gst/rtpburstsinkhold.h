@@ -47,10 +47,11 @@
  *   event, a new query answer) from the next frame on.
  *
  * - A sink may hold longer or shorter than the latency it announces: its
- *   `ts-offset` (GstBaseSink) moves every release by that much.  Once a
- *   latency is known, and before any push was held, two pushes in a row
- *   that were held, each for at least RTP_BURST_HOLD_MIN and ending the
- *   same time L (within RTP_BURST_HOLD_EARLY) after their DTS, say that a
+ *   `ts-offset` (GstBaseSink) moves every release by that much.  Before
+ *   any push was held, two pushes in a row that were held, each for at
+ *   least RTP_BURST_HOLD_MIN and ending the same time L (within
+ *   RTP_BURST_HOLD_EARLY) after their DTS, with L between half and twice
+ *   a known latency (not a host stall of a few ms), say that a
  *   synchronising element in the thread adds L: R = L from the next frame
  *   on, and R follows L as it would a known latency.  Only before R is set:
  *   a push that is slow for another reason cannot make R grow push after

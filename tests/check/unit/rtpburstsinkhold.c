@@ -251,6 +251,19 @@ GST_START_TEST (test_sink_ts_offset)
           122 * MS, NULL));
   fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 82 * MS);
 
+  /* two holds alike but far from any known latency: a host stall of a
+   * few ms, or a sync=false sink that is slow, not a ts-offset */
+  rtp_burst_sink_hold_init (&h);
+  rtp_burst_sink_hold_set_latency (&h, RTP_BURST_HOLD_EVENT, 60 * MS);
+  fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 3 * MS, NULL));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 3600 * US, 0, 3 * MS,
+          6600 * US, NULL));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 7200 * US, 0, 7200 * US,
+          150 * MS, NULL));
+  fail_if (rtp_burst_sink_hold_push_done (&h, 10800 * US, 0, 150 * MS,
+          153800 * US, NULL));
+  fail_unless_equals_uint64 (rtp_burst_sink_hold_frame_start (&h), 0);
+
   /* without a latency announced, holds are only slow pushes */
   rtp_burst_sink_hold_init (&h);
   fail_if (rtp_burst_sink_hold_push_done (&h, 0, 0, 0, 80 * MS, NULL));
