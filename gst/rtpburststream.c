@@ -711,6 +711,18 @@ book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
   return TRUE;
 }
 
+/* Counts @bytes that leave whatever the rate says (a pass-through push, or
+ * one a synchronising sink paces) in the group's rate: booked in the top
+ * class, without waiting, so that every paced member makes room. */
+static void
+count_in_rate (RtpBurstStream * s, const RtpBurstStreamNow * now,
+    guint64 bytes)
+{
+  guint64 release;
+
+  book (s, now, bytes, RTP_BURST_GROUP_CLASS_TOP, NULL, &release);
+}
+
 /* The bytes of the first @n packets of @item. */
 static guint64
 head_bytes (RtpBurstStream * s, Item * item, guint n)
@@ -828,8 +840,6 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
 {
   if (item->unpaced) {
     guint n = g_queue_get_length (&item->packets);
-    guint64 release;
-
     if (n == 0) {
       if (!item->closed) {
         next->kind = RTP_BURST_NEXT_WAIT_DATA;
@@ -841,10 +851,7 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     next->kind = RTP_BURST_NEXT_PUSH;
     next->n_packets = n;
     s->push.paced = FALSE;
-    /* counted in the group's rate, without waiting for it: in the top
-     * class, so that every paced member makes room */
-    book (s, now, head_bytes (s, item, n), RTP_BURST_GROUP_CLASS_TOP, NULL,
-        &release);
+    count_in_rate (s, now, head_bytes (s, item, n));
     return DECIDED;
   }
 
@@ -860,13 +867,11 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
    * (until the element takes its latency, from the next frame on), that
    * sink paces them by their DTS and the task reaches the slots late: they
    * keep their slots and do not wait for the rate, as without a group; their
-   * bytes are booked in the top class, as a pass-through member's, so that
-   * the other members make room (the group's rate applies to a stream from
-   * the frame after the element saw such a sink, its first frame as a
-   * rule) */
+   * bytes count in it as a pass-through member's (the group's rate applies
+   * to a stream from the frame after the element saw such a sink, its first
+   * frame as a rule) */
   if (!item->rate_booked && item->serial == s->held_serial) {
-    book (s, now, head_bytes (s, item, item->slot_packets),
-        RTP_BURST_GROUP_CLASS_TOP, NULL, &item->rate_release);
+    count_in_rate (s, now, head_bytes (s, item, item->slot_packets));
     item->rate_booked = TRUE;
     item->rate_waited = FALSE;
     item->rate_release = item->slot_time;
