@@ -4,7 +4,10 @@
 6 Mbit/s CBR raw video (30 x 1000 B per 40 ms frame) through rtpburstpace, no TCP, 5 s, across
 the testbed with the ns-3 router (run.py --router ns3 --rtt 40 --aqm fq_codel).  Asserts that
 the run went through ns-3 with fq_codel, that ping measured the round trip within 5 ms of 40,
-that the one-way delay of the video is about half of it, and that nothing was lost.
+that the one-way delay of the video is about half of it, and that nothing was lost.  A run
+during which the host interfered (the hypervisor took more than 10 % of the CPU, or packets
+were lost while the ns-3 router's real-time scheduler ran more than 8 ms late) is run again, up
+to twice, with test_integration.py's rule; every try is printed.
 
 Exit codes (meson's convention): 0 pass, 1 fail, 77 skipped: not root or no network namespaces
 (as the other testbed test), or libns3-dev not installed (scripts/setup.sh installs it).  A
@@ -41,22 +44,20 @@ def main():
         print("FAIL: libns3-dev is installed but there is no ns-3 router at %s "
               "(meson setup --reconfigure build)" % router)
         return 1
-    a = run.parse_args(["--mode", "paced", "--tcp", "0", "--router", "ns3", "--rtt", "40",
-                        "--aqm", "fq_codel", "--duration", "5", "--warmup", "1",
-                        "--plugin-path", plugin, "--wait-idle", "30", "--label", "ns3-smoke",
-                        "--quiet"])
     try:
-        row = run.run(a)
+        row = test_integration.point(
+            "paced", 0, 5, plugin, label="ns3-smoke",
+            extra=["--router", "ns3", "--rtt", "40", "--aqm", "fq_codel"])
     except (KeyboardInterrupt, run.Interrupted):
         print("FAIL: interrupted (testbed removed)")
+        return 1
+    except AssertionError as e:
+        print("FAIL: the run did not complete: %s" % e)
         return 1
     print("  " + " ".join("%s=%s" % (k, row.get(k)) for k in (
         "status", "router", "aqm", "rtt_ms", "owd_p50_ms", "rtp_sent", "rtp_loss_sent",
         "bottleneck_drops", "router_tap_drops", "router_other_drops", "rx_udp_drops",
         "router_late_p99_ms", "router_late_max_ms", "cpu_busy", "cpu_steal")), flush=True)
-    if row.get("status") != "ok":
-        print("FAIL: the run did not complete: %s" % row.get("status"))
-        return 1
     failures = []
     check = test_integration.checker(failures)
 
