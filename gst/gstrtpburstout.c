@@ -21,6 +21,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "gstrtpburstout.h"
 #include "rtpburstschedule.h"
 
@@ -68,11 +70,65 @@ gst_rtp_burst_out_init (GstRtpBurstOut * out, gpointer * packets, guint n,
   return gst_buffer_list_get (out->list, n - 1);
 }
 
+/* Packets of one push up to this many are collected on the stack. */
+#define PUSH_STACK 64
+
+GstBuffer *
+gst_rtp_burst_out_take (GstRtpBurstOut * out, RtpBurstStream * stream,
+    const RtpBurstNext * next, GstSegment * segment, guint64 now)
+{
+  gpointer stack[PUSH_STACK], *packets;
+  GstBuffer *last;
+  guint n = next->n_packets;
+
+  memset (out, 0, sizeof (*out));
+  out->kind = next->kind;
+  switch (next->kind) {
+    case RTP_BURST_NEXT_EVENT:
+      out->event = rtp_burst_stream_pop_event (stream);
+      out->eos = GST_EVENT_TYPE (out->event) == GST_EVENT_EOS;
+      if (GST_EVENT_TYPE (out->event) == GST_EVENT_SEGMENT)
+        gst_event_copy_segment (out->event, segment);
+      return NULL;
+    case RTP_BURST_NEXT_REPAIR:
+      out->single = gst_rtp_burst_with_dts (rtp_burst_stream_take_repair
+          (stream, next, now, &n), gst_rtp_burst_out_dts (segment,
+              next->dts));
+      return NULL;
+    default:
+      g_return_val_if_fail (next->kind == RTP_BURST_NEXT_PUSH, NULL);
+      packets = n <= PUSH_STACK ? stack : g_new (gpointer, n);
+      rtp_burst_stream_take_packets (stream, next, packets);
+      last = gst_rtp_burst_out_init (out, packets, n,
+          gst_rtp_burst_out_dts (segment, next->dts));
+      if (packets != stack)
+        g_free (packets);
+      return last;
+  }
+}
+
 GstFlowReturn
 gst_rtp_burst_out_push (GstRtpBurstOut * out, GstPad * pad)
 {
+  GstEvent *event = g_steal_pointer (&out->event);
   GstBuffer *single = g_steal_pointer (&out->single);
   GstBufferList *list = g_steal_pointer (&out->list);
 
+  if (event) {
+    gst_pad_push_event (pad, event);
+    return GST_FLOW_OK;
+  }
   return single ? gst_pad_push (pad, single) : gst_pad_push_list (pad, list);
+}
+
+void
+gst_rtp_burst_out_done (const GstRtpBurstOut * out, RtpBurstStream * stream,
+    guint64 end, GstFlowReturn ret)
+{
+  /* an event has nothing to report; a repair packet's hold is not
+   * measured (rtpburstrepair.h) */
+  if (out->kind == RTP_BURST_NEXT_EVENT)
+    return;
+  rtp_burst_stream_push_done (stream, out->kind == RTP_BURST_NEXT_REPAIR ?
+      RTP_BURST_TIME_NONE : end, ret == GST_FLOW_FLUSHING);
 }

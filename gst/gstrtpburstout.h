@@ -18,9 +18,12 @@
  */
 
 /*
- * The packets of one push as the source pad takes them: one buffer, or a
- * buffer list for several, each with the DTS of the slot they leave in
- * (what a synchronising sink waits for; the PTS stays the frame's).
+ * The source pad's side of the task: what one turn of the loop takes from
+ * the stream and pushes -- an event, the packets of one push (one buffer,
+ * or a buffer list for several, each with the DTS of the slot they leave
+ * in: what a synchronising sink waits for; the PTS stays the frame's), or a
+ * repair packet -- and what it tells the stream when the push returned.
+ * The element calls take and done with its lock held and push without it.
  * Private to the plugin.
  */
 
@@ -29,12 +32,17 @@
 
 #include <gst/gst.h>
 
+#include "rtpburststream.h"
+
 G_BEGIN_DECLS
 
 typedef struct
 {
-  GstBuffer *single;            /* one packet */
-  GstBufferList *list;          /* ... or several */
+  RtpBurstNextKind kind;        /* EVENT, PUSH or REPAIR */
+  GstEvent *event;              /* EVENT */
+  GstBuffer *single;            /* PUSH of one packet, REPAIR */
+  GstBufferList *list;          /* PUSH of several */
+  gboolean eos;                 /* the event is EOS */
 } GstRtpBurstOut;
 
 /* A packet's size on the wire (RtpBurstPacketSize). */
@@ -50,8 +58,23 @@ GstBuffer   *gst_rtp_burst_with_dts   (GstBuffer * buf, GstClockTime dts);
 GstBuffer   *gst_rtp_burst_out_init   (GstRtpBurstOut * out,
                                        gpointer * packets, guint n,
                                        GstClockTime dts);
-/* Pushes them on @pad (and gives them away). */
+/* Takes from @stream what @next (EVENT, PUSH or REPAIR) says, at running
+ * time @now: an event (a SEGMENT is copied into @segment, the source pad's),
+ * or packets with the DTS of their slot in @segment.  Returns the last
+ * packet of a PUSH (owned by @out), else NULL.  With the element's lock. */
+GstBuffer   *gst_rtp_burst_out_take   (GstRtpBurstOut * out,
+                                       RtpBurstStream * stream,
+                                       const RtpBurstNext * next,
+                                       GstSegment * segment, guint64 now);
+/* Pushes what @out holds on @pad (and gives it away); an event's push
+ * returns GST_FLOW_OK.  Without the lock. */
 GstFlowReturn gst_rtp_burst_out_push  (GstRtpBurstOut * out, GstPad * pad);
+/* Tells @stream that the push of packets returned @ret at running time
+ * @end (how long downstream held them: rtpburstsinkhold.h).  With the
+ * lock. */
+void         gst_rtp_burst_out_done   (const GstRtpBurstOut * out,
+                                       RtpBurstStream * stream,
+                                       guint64 end, GstFlowReturn ret);
 
 G_END_DECLS
 

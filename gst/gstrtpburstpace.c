@@ -115,9 +115,6 @@
 GST_DEBUG_CATEGORY (rtp_burst_pace_debug);
 #define GST_CAT_DEFAULT rtp_burst_pace_debug
 
-/* Packets of one push up to this many are collected on the stack. */
-#define PUSH_STACK 64
-
 struct _GstRtpBurstPace
 {
   GstElement parent;
@@ -186,7 +183,6 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (rtpburstpace, "rtpburstpace",
 /* The element's lock (gstrtpburstlock.h announces it to ThreadSanitizer). */
 #define LOCK(s) RTP_BURST_MUTEX_LOCK (&(s)->lock)
 #define UNLOCK(s) RTP_BURST_MUTEX_UNLOCK (&(s)->lock)
-#define COND_WAIT(s, c) RTP_BURST_COND_WAIT (&(s)->c, &(s)->lock)
 
 static void gst_rtp_burst_pace_finalize (GObject * object);
 static void gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
@@ -432,7 +428,7 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
     self->room_waiters++;
     while (!rtp_burst_stream_has_room (self->stream) &&
         self->srcresult == GST_FLOW_OK)
-      COND_WAIT (self, room_cond);
+      RTP_BURST_COND_WAIT (&self->room_cond, &self->lock);
     self->room_waiters--;
     /* the packet arrives now, not when the chain began to wait */
     *now = running_time_now (self);
@@ -668,7 +664,7 @@ gst_rtp_burst_pace_sink_query (GstPad * pad, GstObject * parent,
     self->drain_waiters++;
     while (self->srcresult == GST_FLOW_OK &&
         !rtp_burst_stream_is_empty (self->stream))
-      COND_WAIT (self, drain_cond);
+      RTP_BURST_COND_WAIT (&self->drain_cond, &self->lock);
     self->drain_waiters--;
     ok = self->srcresult == GST_FLOW_OK;
     UNLOCK (self);
@@ -741,50 +737,46 @@ gst_rtp_burst_pace_src_event (GstPad * pad, GstObject * parent,
 
 /* --- the source pad task ------------------------------------------------- */
 
-static void
-read_now (GstRtpBurstPace * self, RtpBurstStreamNow * now)
-{
-  now->now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
-      &now->clock, &now->base_time);
-}
-
 /* Asks the stream what to do next and waits as it says, until there is
  * something to push (or a frame was dropped) or the task must stop: FALSE
- * then.  The only place the task waits. */
+ * then.  *now is when it returned.  The only place the task waits. */
 static gboolean
-ask_locked (GstRtpBurstPace * self, RtpBurstNext * next)
+ask_locked (GstRtpBurstPace * self, RtpBurstNext * next,
+    RtpBurstStreamNow * now)
 {
-  RtpBurstStreamNow now;
   GstClockReturn cret;
 
-  read_now (self, &now);
+  now->now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
+      &now->clock, &now->base_time);
   for (;;) {
     gst_rtp_burst_thread_apply (&self->thread, GST_OBJECT_CAST (self),
         self->timer_slack, self->realtime_priority);
     if (self->srcresult != GST_FLOW_OK)
       return FALSE;
-    now.playing = self->playing;
-    rtp_burst_stream_next (self->stream, &now, next);
+    now->playing = self->playing;
+    rtp_burst_stream_next (self->stream, now, next);
 
     switch (next->kind) {
       case RTP_BURST_NEXT_WAIT_DATA:
         self->task_waiting = TRUE;
-        COND_WAIT (self, task_cond);
+        RTP_BURST_COND_WAIT (&self->task_cond, &self->lock);
         self->task_waiting = FALSE;
-        read_now (self, &now);
+        now->now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
+            &now->clock, &now->base_time);
         break;
       case RTP_BURST_NEXT_WAIT_UNTIL:
         cret = gst_rtp_burst_wait_until_running_locked (&self->wait,
-            GST_ELEMENT_CAST (self), next->time, next->for_close, &now.now);
+            GST_ELEMENT_CAST (self), next->time, next->for_close, &now->now);
         /* the slot is reached unless a pause or flush cut the wait short;
          * how late the machine woke counts when it did wait */
         if (next->for_slot && cret != GST_CLOCK_UNSCHEDULED &&
             self->srcresult == GST_FLOW_OK)
-          rtp_burst_stream_woke (self->stream, now.now != RTP_BURST_TIME_NONE
-              && now.now > next->time ? now.now - next->time : 0,
+          rtp_burst_stream_woke (self->stream, now->now != RTP_BURST_TIME_NONE
+              && now->now > next->time ? now->now - next->time : 0,
               cret != GST_CLOCK_EARLY);
         if (cret == GST_CLOCK_UNSCHEDULED || cret == GST_CLOCK_BADTIME)
-          read_now (self, &now);
+          now->now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
+              &now->clock, &now->base_time);
         break;
       default:
         return TRUE;
@@ -792,120 +784,54 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next)
   }
 }
 
-/* Pushes the event at the head without the lock.  Returns FALSE for the
- * EOS that ends the task (srcresult is then EOS). */
-static gboolean
-push_event_locked (GstRtpBurstPace * self)
-{
-  GstEvent *event = rtp_burst_stream_pop_event (self->stream);
-  gboolean is_eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
-
-  if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
-    gst_event_copy_segment (event, &self->segment);
-  wake_upstream_locked (self);
-  UNLOCK (self);
-
-  gst_pad_push_event (self->srcpad, event);
-
-  LOCK (self);
-  /* EOS ends the task, unless a new stream (stream-start, segment) was
-   * queued behind it already */
-  if (is_eos && self->srcresult == GST_FLOW_OK &&
-      rtp_burst_stream_is_empty (self->stream)) {
-    self->srcresult = GST_FLOW_EOS;
-    return FALSE;
-  }
-  return TRUE;
-}
-
-/* Takes the packets of @next from the stream and pushes them without the
- * lock, each with the DTS of its slot (gstrtpburstout.h).  Returns
- * downstream's flow. */
-static GstFlowReturn
-push_packets_locked (GstRtpBurstPace * self, const RtpBurstNext * next)
-{
-  gpointer stack[PUSH_STACK], *packets;
-  GstRtpBurstOut out;
-  GstBuffer *last;
-  guint64 end;
-  GstFlowReturn ret;
-  guint n = next->n_packets;
-
-  packets = n <= PUSH_STACK ? stack : g_new (gpointer, n);
-  rtp_burst_stream_take_packets (self->stream, next, packets);
-  last = gst_rtp_burst_out_init (&out, packets, n,
-      gst_rtp_burst_out_dts (&self->segment, next->dts));
-  gst_rtp_burst_pay_info_released (&self->pay_info, last, &self->segment);
-  if (packets != stack)
-    g_free (packets);
-  /* a frame may have left: room for the next */
-  wake_upstream_locked (self);
-  UNLOCK (self);
-
-  ret = gst_rtp_burst_out_push (&out, self->srcpad);
-  /* how long downstream held it (rtpburstsinkhold.h) */
-  end = running_time_now (self);
-  LOCK (self);
-  rtp_burst_stream_push_done (self->stream, end, ret == GST_FLOW_FLUSHING);
-  return ret;
-}
-
-/* Takes the repair packet at the head of its queue and pushes it without
- * the lock, with a DTS that a synchronising sink releases at its time.
- * Returns downstream's flow. */
-static GstFlowReturn
-push_repair_locked (GstRtpBurstPace * self, const RtpBurstNext * next)
-{
-  GstBuffer *buf;
-  GstFlowReturn ret;
-  guint size;
-
-  buf = rtp_burst_stream_take_repair (self->stream, next,
-      running_time_now (self), &size);
-  buf = gst_rtp_burst_with_dts (buf, gst_rtp_burst_out_dts (&self->segment,
-          next->dts));
-  UNLOCK (self);
-  ret = gst_pad_push (self->srcpad, buf);
-  LOCK (self);
-  rtp_burst_stream_push_done (self->stream, RTP_BURST_TIME_NONE,
-      ret == GST_FLOW_FLUSHING);
-  return ret;
-}
-
 /* The source pad task: one thing per call, as in queue's loop.  It asks
- * the stream what to do, waiting as it says (ask_locked), then forwards an
- * event or pushes packets. */
+ * the stream what to do, waiting as it says (ask_locked), takes that from
+ * the stream, pushes it without the lock and tells the stream how the push
+ * went (gstrtpburstout.h). */
 static void
 gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
 {
-  GstFlowReturn ret;
+  RtpBurstStreamNow now;
   RtpBurstNext next;
+  GstRtpBurstOut out;
+  GstBuffer *last;
+  GstFlowReturn ret;
+  guint64 end;
 
   TSAN_ACQUIRE (self);
   LOCK (self);
-  if (!ask_locked (self, &next))
+  if (!ask_locked (self, &next, &now))
     goto out_flushing;
+  /* a frame was dropped (DROPPED): only upstream and the application are
+   * told, below */
+  if (next.kind != RTP_BURST_NEXT_DROPPED) {
+    last = gst_rtp_burst_out_take (&out, self->stream, &next, &self->segment,
+        now.now);
+    if (last)
+      gst_rtp_burst_pay_info_released (&self->pay_info, last, &self->segment);
+    /* what left made room for more */
+    wake_upstream_locked (self);
+    UNLOCK (self);
 
-  switch (next.kind) {
-    case RTP_BURST_NEXT_EVENT:
-      if (!push_event_locked (self))
-        goto out_flushing;      /* EOS */
-      break;
-    case RTP_BURST_NEXT_PUSH:
-    case RTP_BURST_NEXT_REPAIR:
-      ret = next.kind == RTP_BURST_NEXT_PUSH ?
-          push_packets_locked (self, &next) : push_repair_locked (self, &next);
-      if (self->srcresult != GST_FLOW_OK)
-        goto out_flushing;
-      self->srcresult = ret;
-      if (ret != GST_FLOW_OK)
-        goto out_flushing;
-      break;
-    default:
-      /* a frame was dropped: tell the application and upstream now */
-      wake_upstream_locked (self);
-      break;
+    ret = gst_rtp_burst_out_push (&out, self->srcpad);
+    /* when it returned: how long downstream held it (rtpburstsinkhold.h) */
+    end = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self), NULL, NULL);
+
+    LOCK (self);
+    gst_rtp_burst_out_done (&out, self->stream, end, ret);
+    if (self->srcresult != GST_FLOW_OK)
+      goto out_flushing;
+    /* EOS ends the task, unless a new stream (stream-start, segment) was
+     * queued behind it already */
+    if (out.eos && rtp_burst_stream_is_empty (self->stream))
+      ret = GST_FLOW_EOS;
+    self->srcresult = ret;
+    if (ret != GST_FLOW_OK)
+      goto out_flushing;
   }
+  /* a dropped frame made room too (after a push this only wakes a chain
+   * that began to wait meanwhile: it looks and waits again) */
+  wake_upstream_locked (self);
   UNLOCK (self);
   post_pending_messages (self);
   return;
