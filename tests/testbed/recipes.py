@@ -10,7 +10,9 @@ starts) send-video in sv for --duration seconds, both with the recipe of the cas
 sends its RTCP (NACKs) back to where the RTP comes from.  Cases are recipe names, and "tbf":
 the bursty recipe through a tc tbf on the video sender's own egress at --tbf-factor x 4 Mbit/s
 on the wire (as run.py --mode tbf).  All cases run once per repetition, interleaved, with 1 TCP
-flow (--cases) and without TCP (--cases-no-tcp, by default fewer).
+flow (--cases) and without TCP (--cases-no-tcp, by default fewer).  A case "RECIPE@MS" is that
+recipe with the receiver's jitterbuffer latency fixed at MS (receive-video --latency; the RTX
+recipes' latency otherwise follows the measured round trip).
 
 Per run it records what the applications print (their last-line JSON) and:
   intact        frames_intact / frames_sent (frames out of avdec_h264 output-corrupt=false at
@@ -84,9 +86,22 @@ COLUMNS = ["time", "case", "recipe", "tcp_flows", "rep", "status", "router", "aq
            "waited_idle_s"]
 
 
+def split_case(case):
+    """(recipe name, fixed receiver latency in ms or None) of a case "RECIPE[@MS]"."""
+    name, _, ms = case.partition("@")
+    return name, (int(ms) if ms else None)
+
+
+def recipe_of(case):
+    return videorecipes.get(split_case(case)[0])
+
+
 def name_of(case, tbf_factor):
-    return ("`tbf`: bursty + sender tbf %g x" % tbf_factor if case == "tbf" else
-            "`%s`: %s" % (case, videorecipes.get(case).summary))
+    if case == "tbf":
+        return "`tbf`: bursty + sender tbf %g x" % tbf_factor
+    latency = split_case(case)[1]
+    return "`%s`: %s%s" % (case, recipe_of(case).summary,
+                           "; receiver latency fixed at %d ms" % latency if latency else "")
 
 
 def last_json(text):
@@ -121,13 +136,14 @@ def figures(tx, rx):
         "residual_loss": rx["packets_lost"] / media if media else 0.0,
         "overhead": repair / media if media else 0.0,
         "video_mbps": round(tx["bytes_sent"] * 8 / tx["seconds"] / 1e6, 3),
-        "latency_ms": rx["latency_ms"],
+        # the latency in force at the end (the RTX recipes' follows the round trip)
+        "latency_ms": rx.get("latency_ms_end", rx["latency_ms"]),
     }
 
 
 def one_run(case, tcp, rep, a, tools, work, on_wait=None):
     """One run of CASE with TCP flows; returns (row, {sender, receiver JSON})."""
-    recipe = "bursty" if case == "tbf" else case
+    recipe, fixed_latency = ("bursty", None) if case == "tbf" else split_case(case)
     # with --web-flows N, the competitor of the runs with TCP is N web users, not iperf3
     competitor = ["--tcp", "0", "--web-flows", str(a.web_flows)] if tcp and a.web_flows else \
         ["--tcp", str(tcp), "--web-flows", "0"]
@@ -149,8 +165,8 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
                                ", ".join(bed.skipped))
         rx_cmd = [run.PY, RECEIVE, "--port", str(PORT), "--recipe", recipe, "--seconds",
                   "%g" % (args.warmup + args.duration + 7)]
-        if a.latency:
-            rx_cmd += ["--latency", str(a.latency)]
+        if fixed_latency or a.latency:
+            rx_cmd += ["--latency", str(fixed_latency or a.latency)]
         if a.no_keyframe_requests:
             rx_cmd += ["--no-keyframe-requests"]
         receiver = bed.start(bed.rx, rx_cmd, stdout=subprocess.PIPE, stderr=tools, env=env)
@@ -288,7 +304,7 @@ def criterion(rows, recommended):
            ("%s, 1 TCP flow: TCP %.2f Mbit/s (>= 3)" % (recommended, tcp), tcp >= 3.0)]
     for case, tcp_flows in rows:
         loss = compare.median(rows, (case, tcp_flows), "residual_loss")
-        if tcp_flows == 0 and case != "tbf" and videorecipes.get(case).paced \
+        if tcp_flows == 0 and case != "tbf" and recipe_of(case).paced \
                 and loss is not None:
             out.append(("%s, no TCP: loss after repair %.2f %% (0)" % (case, 100 * loss),
                         loss == 0))
@@ -337,8 +353,10 @@ def main():
         a.reps, a.duration = 1, 8.0
     a.tcp = [int(x) for x in a.tcp.split(",")]
     # "recommended" runs as the recipe it stands for (KeyError on an unknown one)
+    # ("RECIPE@MS": that recipe with the receiver's latency fixed at MS)
     def recipe_names(text):
-        return [c if c == "tbf" else videorecipes.get(c).name for c in text.split(",")]
+        return [c if c == "tbf" else recipe_of(c).name + c[len(split_case(c)[0]):]
+                for c in text.split(",")]
     cases = recipe_names(a.cases)
     a.cases_no_tcp = recipe_names(a.cases_no_tcp) if a.cases_no_tcp else cases
     recommended = videorecipes.get(a.recommended).name
