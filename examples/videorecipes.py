@@ -161,6 +161,57 @@ RTX_JITTERBUFFER_PROPS = {"rtx-min-retry-timeout": RTX_MIN_RETRY_TIMEOUT_MS,
 #: recipes, so that 5 % of it allows RTCP packets that often.
 RTX_SESSION_BANDWIDTH = 4000000
 
+#: The RTX recipes' receiver chooses its jitterbuffer latency from the round
+#: trip it measures (rtx_latency_ms): a packet's retransmission must be able
+#: to arrive within it.  What a loss costs before its first request:
+#: RTX_LATENCY_SENDER_MS, the latest a packet held to the sender's rate cap
+#: leaves after its frame's time (rtpburstpace's default max-latency), and
+#: RTX_LATENCY_DETECT_MS, rtpjitterbuffer's automatic rtx-delay (half the
+#: packet spacing, which for video is the frame period: 20 ms at 25 fps);
+#: then RTX_LATENCY_ROUNDS retransmission round trips as rtpjitterbuffer
+#: measures them (rtx-rtt: from its request to the packet, so the NACK's wait
+#: for its RTCP packet and the queue are in it): the first request and two
+#: more.  Never below the recipe's latency, never above RTX_LATENCY_MAX_MS (an
+#: interactive budget: a longer one is --latency's); it only grows, by at
+#: least RTX_LATENCY_STEP_MS at a time.  Measured (docs/results.md, section
+#: 13): beside cubic at RTT 40 ms through fq_codel, 200 ms kept 89-93 % of the
+#: frames intact (most losses repaired after the deadline), the latency chosen
+#: so (330-340 ms) 100 %; at 100 ms 73-88 % and (400 ms) 100 %.
+RTX_LATENCY_SENDER_MS = 100
+RTX_LATENCY_DETECT_MS = 20
+RTX_LATENCY_ROUNDS = 3
+RTX_LATENCY_MAX_MS = 400
+RTX_LATENCY_STEP_MS = 10
+
+
+def rtx_latency_ms(rtx_rtt_ms, floor_ms):
+    """The jitterbuffer latency (ms) for a measured retransmission round trip (ms)."""
+    want = RTX_LATENCY_SENDER_MS + RTX_LATENCY_DETECT_MS + RTX_LATENCY_ROUNDS * rtx_rtt_ms
+    step = RTX_LATENCY_STEP_MS
+    want = int(-(-want // step) * step)         # up to the step
+    return max(floor_ms, min(RTX_LATENCY_MAX_MS, want))
+
+
+class RtxLatency:
+    """The RTX recipes' receiver latency as it follows the round trip: starts at
+    START_MS, the floor; update() takes each measurement and returns the new
+    latency when it is to be raised (by at least RTX_LATENCY_STEP_MS), else
+    None.  changes: [when, ms, rtx-rtt ms] per raise."""
+
+    def __init__(self, start_ms):
+        self.floor = self.ms = start_ms
+        self.changes = []
+
+    def update(self, rtx_rtt_ms, when):
+        if not rtx_rtt_ms or rtx_rtt_ms <= 0:
+            return None
+        want = rtx_latency_ms(rtx_rtt_ms, self.floor)
+        if want < self.ms + RTX_LATENCY_STEP_MS:
+            return None
+        self.ms = want
+        self.changes.append([round(when, 3), want, round(rtx_rtt_ms, 1)])
+        return want
+
 #: rtpstorage (ULPFEC receivers) keeps packets this much longer than the
 #: jitterbuffer latency, ms.  With latency + 50 ms (as in rtpstorage's
 #: documentation) none of the losses of the stream's first second were
@@ -468,7 +519,9 @@ def table_markdown():
         if uses_rtpbin(r):
             ports.append("P+5 RTCP back%s" % (" (NACKs)" if needs_sender(r) else ""))
         what = r.summary if name != "recommended" else "alias of `%s`" % r.name
-        rows.append("| `%s` | %s | %d ms | %s |" % (name, what, r.latency_ms, ", ".join(ports)))
+        latency = ("%d-%d ms, follows the round trip" % (r.latency_ms, RTX_LATENCY_MAX_MS)
+                   if r.protection == "rtx" else "%d ms" % r.latency_ms)
+        rows.append("| `%s` | %s | %s | %s |" % (name, what, latency, ", ".join(ports)))
     return "\n".join(rows)
 
 

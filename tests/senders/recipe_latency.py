@@ -1,0 +1,246 @@
+#!/usr/bin/python3
+"""The RTX recipes' receiver latency follows the round trip it measures.
+
+examples/send-video and examples/receive-video with the recommended recipe, as
+a user runs them, on loopback with a relay between them that holds every
+datagram for D ms each way (the media and the sender's RTCP to the receiver,
+the receiver's RTCP with its NACKs back), and receive-video --drop every=7 so
+that there are retransmissions whose round trip the jitterbuffer measures.
+
+  D = 30 ms (a 60 ms round trip): the receiver raised its latency from the
+  recipe's 200 ms, each raise to videorecipes.rtx_latency_ms of the round
+  trip measured then, ending at least at rtx_latency_ms(60 ms) = 300 ms and at
+  most RTX_LATENCY_MAX_MS; the jitterbuffer's own latency at the end is that
+  value (the raise reached it through rtpbin); frames intact >= 0.8 x sent.
+
+  D = 0: the latency stays at 200 ms (nothing to raise it for).
+
+And without GStreamer, the arithmetic: rtx_latency_ms and RtxLatency (floor,
+cap, step, only up) on fixed inputs.
+
+Exit codes: 0 pass, 1 fail, 77 skipped (no PyGObject / GStreamer bindings or a
+plugin the recipe needs is missing).  About 25 s.
+
+    /usr/bin/python3 tests/senders/recipe_latency.py [-v]
+"""
+import argparse
+import collections
+import os
+import select
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+sys.path.insert(0, HERE)
+import videorecipes  # noqa: E402
+
+SECONDS = 5
+DROP = "every=7"
+DELAY_MS = 30
+#: the sender's ports are the receiver's + SENDER_OFFSET (the relay between)
+SENDER_OFFSET = 10
+
+
+def check_arithmetic(failures):
+    """rtx_latency_ms and RtxLatency on fixed inputs."""
+    v = videorecipes
+    base = v.RTX_LATENCY_SENDER_MS + v.RTX_LATENCY_DETECT_MS
+    cases = [(0.5, 200, 200),                                  # the floor
+             (60, 200, base + 3 * 60),                         # 300
+             (61.2, 200, base + 190),                          # up to the step: 303.6 -> 310
+             (100, 200, v.RTX_LATENCY_MAX_MS),                 # the cap
+             (1000, 200, v.RTX_LATENCY_MAX_MS),
+             (60, 500, 500)]                                   # a floor above the cap wins
+    for rtt, floor, want in cases:
+        got = v.rtx_latency_ms(rtt, floor)
+        if got != want:
+            failures.append("rtx_latency_ms(%g, %d) = %d, expected %d" % (rtt, floor, got, want))
+    follow = v.RtxLatency(200)
+    seq = [(0, None), (10, None), (50, 270), (49, None), (55, 290), (40, None), (200, 400),
+           (300, None)]
+    for i, (rtt, want) in enumerate(seq):
+        got = follow.update(rtt, i)
+        if got != want:
+            failures.append("RtxLatency.update(%g) #%d = %s, expected %s" % (rtt, i, got, want))
+    if follow.ms != 400 or [c[1] for c in follow.changes] != [270, 290, 400]:
+        failures.append("RtxLatency ended at %s with changes %s" % (follow.ms, follow.changes))
+
+
+def free_ports(n):
+    """A base port P with P ... P+n-1 free for UDP on loopback."""
+    for _ in range(200):
+        base = 20000 + 20 * (int.from_bytes(os.urandom(2), "big") % 2000)
+        socks = []
+        try:
+            for i in range(n):
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                socks.append(s)
+                s.bind(("127.0.0.1", base + i))
+            return base
+        except OSError:
+            continue
+        finally:
+            for s in socks:
+                s.close()
+    raise RuntimeError("no free block of %d UDP ports" % n)
+
+
+class Relay(threading.Thread):
+    """Forwards UDP datagrams from 127.0.0.1:IN to 127.0.0.1:OUT for each
+    (IN, OUT) pair, each DELAY_S after it came (the order kept)."""
+
+    def __init__(self, pairs, delay_s):
+        super().__init__(daemon=True)
+        self.delay = delay_s
+        self.socks = {}
+        for port_in, port_out in pairs:
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.bind(("127.0.0.1", port_in))
+            self.socks[s] = port_out
+        self.out = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.pending = collections.deque()
+        self.stopping = False
+        self.forwarded = 0
+
+    def run(self):
+        while not self.stopping:
+            now = time.monotonic()
+            while self.pending and self.pending[0][0] <= now:
+                _, data, port = self.pending.popleft()
+                self.out.sendto(data, ("127.0.0.1", port))
+                self.forwarded += 1
+            timeout = max(0.0, self.pending[0][0] - now) if self.pending else 0.05
+            ready, _, _ = select.select(list(self.socks), [], [], min(timeout, 0.05))
+            for s in ready:
+                data = s.recv(65536)
+                self.pending.append((time.monotonic() + self.delay, data, self.socks[s]))
+
+    def stop(self):
+        self.stopping = True
+        self.join(2)
+        for s in list(self.socks) + [self.out]:
+            s.close()
+
+
+def run_through_relay(delay_ms, verbose):
+    """send-video and receive-video (recommended, --drop) with DELAY_MS each way;
+    returns (tx json, rx json, problems)."""
+    import video_recipes          # exits SKIP without the bindings
+    p = free_ports(SENDER_OFFSET + 6)
+    q = p + SENDER_OFFSET
+    relay = Relay([(q + videorecipes.PORT_RTP, p + videorecipes.PORT_RTP),
+                   (q + videorecipes.PORT_RTCP, p + videorecipes.PORT_RTCP),
+                   (p + videorecipes.PORT_RTCP_BACK, q + videorecipes.PORT_RTCP_BACK)],
+                  delay_ms / 1000.0)
+    relay.start()
+    rx_cmd = [os.path.join(ROOT, "examples", "receive-video"), "--port", str(p),
+              "--seconds", str(SECONDS + 3), "--recipe", "recommended",
+              "--sender", "127.0.0.1", "--drop", DROP]
+    tx_cmd = [os.path.join(ROOT, "examples", "send-video"), "--host", "127.0.0.1",
+              "--port", str(q), "--seconds", str(SECONDS), "--recipe", "recommended"]
+    problems = []
+    rx = subprocess.Popen(rx_cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+    first = rx.stdout.readline()          # the receiver is listening
+    if verbose:
+        sys.stdout.write("  rx: " + first)
+    try:
+        tx = subprocess.run(tx_cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            universal_newlines=True, timeout=SECONDS + 30)
+        if tx.returncode != 0:
+            problems.append("send-video exited with %s: %s" % (tx.returncode,
+                                                               tx.stderr.strip()[-800:]))
+        rx_out, rx_err = rx.communicate(timeout=SECONDS + 30)
+        if rx.returncode != 0:
+            problems.append("receive-video exited with %s: %s" % (rx.returncode,
+                                                                  rx_err.strip()[-800:]))
+        tx_out = tx.stdout
+    except subprocess.TimeoutExpired:
+        rx.kill()
+        rx.communicate()
+        problems.append("timed out")
+        tx_out = rx_out = ""
+    finally:
+        relay.stop()
+    txj, rxj = video_recipes.last_json(tx_out) or {}, video_recipes.last_json(rx_out) or {}
+    if not txj or not rxj:
+        problems.append("no JSON from send-video or receive-video")
+    if verbose:
+        print("  relay forwarded %d datagrams; latency %s -> %s, changes %s, jitterbuffer %s"
+              % (relay.forwarded, rxj.get("latency_ms"), rxj.get("latency_ms_end"),
+                 rxj.get("latency_changes"), rxj.get("jitterbuffer")))
+    return txj, rxj, problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+    failures = []
+    check_arithmetic(failures)
+
+    from gstbindings import SKIP, Gst   # exits SKIP without the bindings
+    Gst.init(None)
+    needed = ("videotestsrc", "x264enc", "h264parse", "rtph264pay", "rtph264depay",
+              "avdec_h264", "rtpbin", "rtprtxsend", "rtprtxreceive", "udpsrc", "udpsink")
+    missing = [n for n in needed if Gst.ElementFactory.find(n) is None]
+    if missing:
+        print("SKIP: GStreamer elements missing: %s" % ", ".join(missing))
+        return SKIP
+    if Gst.ElementFactory.find("rtpburstpace") is None:
+        print("FAIL: rtpburstpace not found (GST_PLUGIN_PATH=%s)"
+              % os.environ.get("GST_PLUGIN_PATH"))
+        return 1
+    start = videorecipes.get("recommended").latency_ms
+
+    for delay in (DELAY_MS, 0):
+        txj, rxj, problems = run_through_relay(delay, args.verbose)
+        label = "%d ms each way" % delay
+        failures += ["%s: %s" % (label, p) for p in problems]
+        if problems:
+            continue
+        end, changes = rxj.get("latency_ms_end"), rxj.get("latency_changes")
+        jb = rxj.get("jitterbuffer") or {}
+        sent, intact = txj.get("frames_sent", 0), rxj.get("frames_intact", 0)
+        print("%-16s latency %s -> %s ms, raised %s, jitterbuffer rtx-rtt %.1f ms, "
+              "frames %d sent %d intact" % (label, rxj.get("latency_ms"), end, changes,
+                                            (jb.get("rtx-rtt") or 0) / 1e6, sent, intact))
+        if rxj.get("latency_ms") != start:
+            failures.append("%s: started at %s ms, not the recipe's %d"
+                            % (label, rxj.get("latency_ms"), start))
+        if jb.get("latency") != end:
+            failures.append("%s: the jitterbuffer's latency %s is not the chosen %s"
+                            % (label, jb.get("latency"), end))
+        if delay:
+            low = videorecipes.rtx_latency_ms(2 * delay, start)
+            if not changes or not (low <= end <= videorecipes.RTX_LATENCY_MAX_MS):
+                failures.append("%s: latency ended at %s ms (raised %s), expected %d-%d"
+                                % (label, end, changes, low, videorecipes.RTX_LATENCY_MAX_MS))
+            for when, ms, rtt in changes or []:
+                # (the rtx-rtt recorded is rounded to 0.1 ms)
+                step = videorecipes.RTX_LATENCY_STEP_MS
+                if abs(ms - videorecipes.rtx_latency_ms(rtt, start)) > step:
+                    failures.append("%s: raised to %s ms at %s s for rtx-rtt %s ms" % (
+                        label, ms, when, rtt))
+            if intact < 0.8 * sent:
+                failures.append("%s: frames intact %d < 0.8 x sent %d" % (label, intact, sent))
+        elif changes or end != start:
+            failures.append("%s: latency raised to %s ms (%s) on loopback"
+                            % (label, end, changes))
+
+    if failures:
+        for f in failures:
+            print("FAIL: " + f)
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
