@@ -171,7 +171,8 @@ RTX_SESSION_BANDWIDTH = 4000000
 #: then RTX_LATENCY_ROUNDS retransmission round trips as rtpjitterbuffer
 #: measures them (rtx-rtt: from its request to the packet, so the NACK's wait
 #: for its RTCP packet and the queue are in it): the first request and two
-#: more.  Never below the recipe's latency, never above RTX_LATENCY_MAX_MS (an
+#: more.  Until rtpjitterbuffer has a round trip (it has none while no
+#: retransmission comes in time), the one RtxRoundTrip measures stands in.  Never below the recipe's latency, never above RTX_LATENCY_MAX_MS (an
 #: interactive budget: a longer one is --latency's); it only grows, by at
 #: least RTX_LATENCY_STEP_MS at a time.  Measured (docs/results.md, section
 #: 13): beside cubic at RTT 40 ms through fq_codel, 200 ms kept 89-93 % of the
@@ -192,24 +193,55 @@ def rtx_latency_ms(rtx_rtt_ms, floor_ms):
     return max(floor_ms, min(RTX_LATENCY_MAX_MS, want))
 
 
+class RtxRoundTrip:
+    """The retransmission round trip as the receiving application sees it:
+    from the jitterbuffer's first request for a packet to the retransmission's
+    arrival, whether or not it came in time.  rtpjitterbuffer's own rtx-rtt
+    counts only retransmissions that came before it gave the packet up, so on
+    a path whose round trip the latency does not cover it never has one.
+    request() and arrival() take sequence numbers and times in seconds;
+    ms() is the median of the last SAMPLES round trips (0: none yet)."""
+
+    SAMPLES = 16
+    #: requests older than this (s) are forgotten
+    KEEP_S = 2.0
+
+    def __init__(self):
+        self.asked = collections.OrderedDict()
+        self.samples = collections.deque(maxlen=self.SAMPLES)
+
+    def request(self, seq, when):
+        while self.asked and next(iter(self.asked.values())) < when - self.KEEP_S:
+            self.asked.popitem(last=False)
+        self.asked.setdefault(seq & 0xffff, when)
+
+    def arrival(self, seq, when):
+        asked = self.asked.pop(seq & 0xffff, None)
+        if asked is not None and when >= asked:
+            self.samples.append(when - asked)
+
+    def ms(self):
+        return 1000.0 * sorted(self.samples)[len(self.samples) // 2] if self.samples else 0.0
+
+
 class RtxLatency:
     """The RTX recipes' receiver latency as it follows the round trip: starts at
     START_MS, the floor; update() takes each measurement and returns the new
     latency when it is to be raised (by at least RTX_LATENCY_STEP_MS), else
-    None.  changes: [when, ms, rtx-rtt ms] per raise."""
+    None.  changes: [when, ms, round trip ms, whose measurement] per raise."""
 
     def __init__(self, start_ms):
         self.floor = self.ms = start_ms
         self.changes = []
 
-    def update(self, rtx_rtt_ms, when):
+    def update(self, rtx_rtt_ms, when, source="rtpjitterbuffer"):
         if not rtx_rtt_ms or rtx_rtt_ms <= 0:
             return None
         want = rtx_latency_ms(rtx_rtt_ms, self.floor)
         if want < self.ms + RTX_LATENCY_STEP_MS:
             return None
         self.ms = want
-        self.changes.append([round(when, 3), want, round(rtx_rtt_ms, 1)])
+        self.changes.append([round(when, 3), want, round(rtx_rtt_ms, 1), source])
         return want
 
 #: rtpstorage (ULPFEC receivers) keeps packets this much longer than the

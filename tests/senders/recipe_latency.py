@@ -13,13 +13,18 @@ that there are retransmissions whose round trip the jitterbuffer measures.
   most RTX_LATENCY_MAX_MS; the jitterbuffer's own latency at the end is that
   value (the raise reached it through rtpbin); frames intact >= 0.8 x sent.
 
+  D = 120 ms (a 240 ms round trip): no retransmission comes back within the
+  200 ms, so rtpjitterbuffer measures no round trip; receive-video's own
+  measurement (request to arrival, videorecipes.RtxRoundTrip) makes the first
+  raise, and the latency ends at RTX_LATENCY_MAX_MS.
+
   D = 0: the latency stays at 200 ms (nothing to raise it for).
 
 And without GStreamer, the arithmetic: rtx_latency_ms and RtxLatency (floor,
 cap, step, only up) on fixed inputs.
 
 Exit codes: 0 pass, 1 fail, 77 skipped (no PyGObject / GStreamer bindings or a
-plugin the recipe needs is missing).  About 25 s.
+plugin the recipe needs is missing).  About 30 s.
 
     /usr/bin/python3 tests/senders/recipe_latency.py [-v]
 """
@@ -43,6 +48,8 @@ import videorecipes  # noqa: E402
 SECONDS = 5
 DROP = "every=7"
 DELAY_MS = 30
+#: a round trip the recipe's 200 ms cannot cover
+LONG_DELAY_MS = 120
 #: the sender's ports are the receiver's + SENDER_OFFSET (the relay between)
 SENDER_OFFSET = 10
 
@@ -70,6 +77,24 @@ def check_arithmetic(failures):
             failures.append("RtxLatency.update(%g) #%d = %s, expected %s" % (rtt, i, got, want))
     if follow.ms != 400 or [c[1] for c in follow.changes] != [270, 290, 400]:
         failures.append("RtxLatency ended at %s with changes %s" % (follow.ms, follow.changes))
+    # the round trip from the first request to the arrival, late or not
+    rt = v.RtxRoundTrip()
+    rt.request(5, 1.0)
+    rt.request(5, 1.1)              # a second request: the first one counts
+    rt.arrival(6, 1.2)              # never asked for
+    rt.arrival(5, 1.25)
+    rt.arrival(5, 1.3)              # a duplicate: asked once, counted once
+    rt.request(65536 + 7, 1.4)      # sequence numbers are 16 bits
+    rt.request(8, 3.5)              # forgets what was asked before 1.5
+    rt.arrival(7, 3.6)
+    rt.request(9, 3.6)
+    rt.arrival(9, 3.7)
+    rt.request(10, 3.7)
+    rt.arrival(10, 4.0)
+    got = [round(x, 3) for x in rt.samples]
+    if got != [0.25, 0.1, 0.3] or abs(rt.ms() - 250) > 1e-6:
+        failures.append("RtxRoundTrip samples %s, median %s ms; expected [0.25, 0.1, 0.3], 250"
+                        % (got, rt.ms()))
 
 
 def free_ports(n):
@@ -199,7 +224,7 @@ def main():
         return 1
     start = videorecipes.get("recommended").latency_ms
 
-    for delay in (DELAY_MS, 0):
+    for delay in (DELAY_MS, LONG_DELAY_MS, 0):
         txj, rxj, problems = run_through_relay(delay, args.verbose)
         label = "%d ms each way" % delay
         failures += ["%s: %s" % (label, p) for p in problems]
@@ -222,14 +247,19 @@ def main():
             if not changes or not (low <= end <= videorecipes.RTX_LATENCY_MAX_MS):
                 failures.append("%s: latency ended at %s ms (raised %s), expected %d-%d"
                                 % (label, end, changes, low, videorecipes.RTX_LATENCY_MAX_MS))
-            for when, ms, rtt in changes or []:
+            for when, ms, rtt, _source in changes or []:
                 # (the rtx-rtt recorded is rounded to 0.1 ms)
                 step = videorecipes.RTX_LATENCY_STEP_MS
                 if abs(ms - videorecipes.rtx_latency_ms(rtt, start)) > step:
                     failures.append("%s: raised to %s ms at %s s for rtx-rtt %s ms" % (
                         label, ms, when, rtt))
-            if intact < 0.8 * sent:
+            if delay == DELAY_MS and intact < 0.8 * sent:
                 failures.append("%s: frames intact %d < 0.8 x sent %d" % (label, intact, sent))
+            if delay == LONG_DELAY_MS and (end != videorecipes.RTX_LATENCY_MAX_MS or
+                                           not changes or changes[0][3] != "receive-video"):
+                failures.append("%s: latency ended at %s ms (raised %s), expected %d, first "
+                                "from receive-video's own round trip"
+                                % (label, end, changes, videorecipes.RTX_LATENCY_MAX_MS))
         elif changes or end != start:
             failures.append("%s: latency raised to %s ms (%s) on loopback"
                             % (label, end, changes))
