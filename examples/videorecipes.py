@@ -134,13 +134,6 @@ NOMINAL_PACKET_RATE = 380
 #: rtcp-min-interval, ms): an early RTCP packet with NACKs is allowed once per
 #: interval (RFC 4585), so this bounds how long a NACK waits.
 RTX_RTCP_INTERVAL_MS = 50
-#: How long the sender's rtprtxsend keeps the packets it may retransmit (its
-#: max-size-time, ms), and no limit on their number (max-size-packets=0):
-#: rtprtxsend's default of 100 packets is 250 ms of the default source, less
-#: in a keyframe, and at a round trip of 200-250 ms (RTT 100 with a full
-#: queue of one bandwidth-delay product) most requests came for packets it
-#: had already let go (docs/results.md, section 13).
-RTX_HISTORY_MS = 1000
 #: The receiver jitterbuffer's shortest time between two requests for the
 #: same packet in the RTX recipes (rtx-min-retry-timeout, ms).  By default
 #: it is the packet spacing, which for video is the frame period (all
@@ -466,8 +459,8 @@ def sender_plan(recipe, host, port, source=None):
                                 "fecpace%d" % k if grouped else "fecsink%d" % k))
     elif recipe.protection == "rtx":
         hooks.append("request-aux-sender: rtprtxsend payload-type-map="
-                     "\"application/x-rtp-pt-map,%d=(uint)%d\" max-size-time=%d "
-                     "max-size-packets=0" % (MEDIA_PT, RTX_PT, RTX_HISTORY_MS))
+                     "\"application/x-rtp-pt-map,%d=(uint)%d\" max-size-time=1000"
+                     % (MEDIA_PT, RTX_PT))
     return Plan(fragments, props, to_rtpbin, from_rtpbin, hooks)
 
 
