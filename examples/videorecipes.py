@@ -200,7 +200,9 @@ class RtxRoundTrip:
     counts only retransmissions that came before it gave the packet up, so on
     a path whose round trip the latency does not cover it never has one.
     request() and arrival() take sequence numbers and times in seconds;
-    ms() is the median of the last SAMPLES round trips (0: none yet)."""
+    ms() is the shortest of the last SAMPLES round trips (0: none yet): an
+    answer to a second request comes later than the first one's would have,
+    so the shortest is the one that was answered at the first request."""
 
     SAMPLES = 16
     #: requests older than this (s) are forgotten
@@ -221,7 +223,7 @@ class RtxRoundTrip:
             self.samples.append(when - asked)
 
     def ms(self):
-        return 1000.0 * sorted(self.samples)[len(self.samples) // 2] if self.samples else 0.0
+        return 1000.0 * min(self.samples) if self.samples else 0.0
 
 
 class RtxLatency:
