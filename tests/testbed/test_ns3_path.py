@@ -7,7 +7,9 @@ the run went through ns-3 with fq_codel, that ping measured the round trip withi
 that the one-way delay of the video is about half of it, and that nothing was lost.  A run
 during which the host interfered (the hypervisor took more than 10 % of the CPU, or packets
 were lost while the ns-3 router's real-time scheduler ran more than 8 ms late) is run again, up
-to twice, with test_integration.py's rule; every try is printed.
+to twice, with test_integration.py's rule; every try is printed.  If the last try still lost
+packets while the router ran late, up to 0.1 % is taken as the router's (ROUTER_LATE_LOSS);
+a router that kept time may lose nothing.
 
 Exit codes (meson's convention): 0 pass, 1 fail, 77 skipped: not root or no network namespaces
 (as the other testbed test), or libns3-dev not installed (scripts/setup.sh installs it).  A
@@ -25,6 +27,11 @@ import run  # noqa: E402
 import test_integration  # noqa: E402
 
 SKIP = 77
+#: The loss tolerated in a run whose ns-3 router ran more than
+#: test_integration.MAX_ROUTER_LATE_MS late when every try had the host in the
+#: way: a stalled real-time scheduler makes fq_codel see old packets and drop
+#: one (CI: 1 of 3780 at 44 % CPU steal, the router 30 ms late).
+ROUTER_LATE_LOSS = 0.001
 
 
 def main():
@@ -68,9 +75,18 @@ def main():
           % row["rtt_ms"])
     check(15 <= row["owd_p50_ms"] <= 30, "the video's one-way delay p50 %.2f ms is about half "
           "the round trip" % row["owd_p50_ms"])
-    check(row["rtp_sent"] > 100 and row["rtp_loss_sent"] == 0,
-          "nothing lost without TCP (%d packets sent, loss %.3f %%)"
-          % (row["rtp_sent"], 100 * row["rtp_loss_sent"]))
+    late = float(row.get("router_late_max_ms") or 0)
+    if row["rtp_loss_sent"] > 0 and late > test_integration.MAX_ROUTER_LATE_MS:
+        # every try had the host in the way (three tries are run first): what a
+        # router that ran this late can lose is its own, up to ROUTER_LATE_LOSS
+        check(row["rtp_sent"] > 100 and row["rtp_loss_sent"] <= ROUTER_LATE_LOSS,
+              "nothing lost without TCP but what the router lost while it ran %.1f ms late "
+              "(%d packets sent, loss %.3f %%, at most %.1f %%)"
+              % (late, row["rtp_sent"], 100 * row["rtp_loss_sent"], 100 * ROUTER_LATE_LOSS))
+    else:
+        check(row["rtp_sent"] > 100 and row["rtp_loss_sent"] == 0,
+              "nothing lost without TCP (%d packets sent, loss %.3f %%)"
+              % (row["rtp_sent"], 100 * row["rtp_loss_sent"]))
     return 1 if failures else 0
 
 
