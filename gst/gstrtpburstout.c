@@ -125,10 +125,7 @@ void
 gst_rtp_burst_out_done (const GstRtpBurstOut * out, RtpBurstStream * stream,
     guint64 end, GstFlowReturn ret)
 {
-  /* an event has nothing to report; a repair packet's hold is not
-   * measured (rtpburstrepair.h) */
-  if (out->kind == RTP_BURST_NEXT_EVENT)
-    return;
-  rtp_burst_stream_push_done (stream, out->kind == RTP_BURST_NEXT_REPAIR ?
-      RTP_BURST_TIME_NONE : end, ret == GST_FLOW_FLUSHING);
+  /* an event has nothing to report */
+  if (out->kind != RTP_BURST_NEXT_EVENT)
+    rtp_burst_stream_push_done (stream, end, ret == GST_FLOW_FLUSHING);
 }

@@ -70,7 +70,8 @@ GstBuffer   *gst_rtp_burst_out_take   (GstRtpBurstOut * out,
  * returns GST_FLOW_OK.  Without the lock. */
 GstFlowReturn gst_rtp_burst_out_push  (GstRtpBurstOut * out, GstPad * pad);
 /* Tells @stream that the push of packets returned @ret at running time
- * @end (how long downstream held them: rtpburstsinkhold.h).  With the
+ * @end (how long downstream held them: rtpburstsinkhold.h; NONE for a
+ * repair packet, whose hold is not measured: rtpburstrepair.h).  With the
  * lock. */
 void         gst_rtp_burst_out_done   (const GstRtpBurstOut * out,
                                        RtpBurstStream * stream,

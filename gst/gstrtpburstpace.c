@@ -746,8 +746,7 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next,
 {
   GstClockReturn cret;
 
-  now->now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
-      &now->clock, &now->base_time);
+  gst_rtp_burst_read_now (GST_ELEMENT_CAST (self), now);
   for (;;) {
     gst_rtp_burst_thread_apply (&self->thread, GST_OBJECT_CAST (self),
         self->timer_slack, self->realtime_priority);
@@ -761,8 +760,7 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next,
         self->task_waiting = TRUE;
         RTP_BURST_COND_WAIT (&self->task_cond, &self->lock);
         self->task_waiting = FALSE;
-        now->now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
-            &now->clock, &now->base_time);
+        gst_rtp_burst_read_now (GST_ELEMENT_CAST (self), now);
         break;
       case RTP_BURST_NEXT_WAIT_UNTIL:
         cret = gst_rtp_burst_wait_until_running_locked (&self->wait,
@@ -775,8 +773,7 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next,
               && now->now > next->time ? now->now - next->time : 0,
               cret != GST_CLOCK_EARLY);
         if (cret == GST_CLOCK_UNSCHEDULED || cret == GST_CLOCK_BADTIME)
-          now->now = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self),
-              &now->clock, &now->base_time);
+          gst_rtp_burst_read_now (GST_ELEMENT_CAST (self), now);
         break;
       default:
         return TRUE;
@@ -814,8 +811,10 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
     UNLOCK (self);
 
     ret = gst_rtp_burst_out_push (&out, self->srcpad);
-    /* when it returned: how long downstream held it (rtpburstsinkhold.h) */
-    end = gst_rtp_burst_running_time (GST_ELEMENT_CAST (self), NULL, NULL);
+    /* when packets' push returned: how long downstream held them
+     * (gst_rtp_burst_out_done) */
+    end = out.kind == RTP_BURST_NEXT_PUSH ? running_time_now (self) :
+        RTP_BURST_TIME_NONE;
 
     LOCK (self);
     gst_rtp_burst_out_done (&out, self->stream, end, ret);
@@ -829,9 +828,9 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
     if (ret != GST_FLOW_OK)
       goto out_flushing;
   }
-  /* a dropped frame made room too (after a push this only wakes a chain
-   * that began to wait meanwhile: it looks and waits again) */
-  wake_upstream_locked (self);
+  /* a dropped frame made room too */
+  if (next.kind == RTP_BURST_NEXT_DROPPED)
+    wake_upstream_locked (self);
   UNLOCK (self);
   post_pending_messages (self);
   return;

@@ -243,6 +243,13 @@ gst_rtp_burst_running_time (GstElement * element, gconstpointer * clock_out,
   return now - base;
 }
 
+void
+gst_rtp_burst_read_now (GstElement * element, RtpBurstStreamNow * now)
+{
+  now->now = gst_rtp_burst_running_time (element, &now->clock,
+      &now->base_time);
+}
+
 /**
  * gst_rtp_burst_wait_until_running_locked:
  * @running_time: when to wake, in running time of @element

@@ -39,6 +39,8 @@
 
 #include <gst/gst.h>
 
+#include "rtpburststream.h"
+
 G_BEGIN_DECLS
 
 typedef struct
@@ -68,6 +70,8 @@ void gst_rtp_burst_wait_unschedule_close_locked (GstRtpBurstWait * wait);
 /* In running time of @element: its clock's time minus its base time. */
 guint64 gst_rtp_burst_running_time (GstElement * element,
     gconstpointer * clock, guint64 * base_time);
+/* @now's time, clock and base time, read now for @element. */
+void gst_rtp_burst_read_now (GstElement * element, RtpBurstStreamNow * now);
 GstClockReturn gst_rtp_burst_wait_until_running_locked (GstRtpBurstWait * wait,
     GstElement * element, guint64 running_time, gboolean for_close,
     guint64 * now);
