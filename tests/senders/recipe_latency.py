@@ -33,7 +33,6 @@ import collections
 import os
 import select
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -97,25 +96,6 @@ def check_arithmetic(failures):
                         % (got, rt.ms()))
 
 
-def free_ports(n):
-    """A base port P with P ... P+n-1 free for UDP on loopback."""
-    for _ in range(200):
-        base = 20000 + 20 * (int.from_bytes(os.urandom(2), "big") % 2000)
-        socks = []
-        try:
-            for i in range(n):
-                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                socks.append(s)
-                s.bind(("127.0.0.1", base + i))
-            return base
-        except OSError:
-            continue
-        finally:
-            for s in socks:
-                s.close()
-    raise RuntimeError("no free block of %d UDP ports" % n)
-
-
 class Relay(threading.Thread):
     """Forwards UDP datagrams from 127.0.0.1:IN to 127.0.0.1:OUT for each
     (IN, OUT) pair, each DELAY_S after it came (the order kept)."""
@@ -157,45 +137,18 @@ def run_through_relay(delay_ms, verbose):
     """send-video and receive-video (recommended, --drop) with DELAY_MS each way;
     returns (tx json, rx json, problems)."""
     import video_recipes          # exits SKIP without the bindings
-    p = free_ports(SENDER_OFFSET + 6)
+    p = video_recipes.free_base_port(SENDER_OFFSET + 6)
     q = p + SENDER_OFFSET
     relay = Relay([(q + videorecipes.PORT_RTP, p + videorecipes.PORT_RTP),
                    (q + videorecipes.PORT_RTCP, p + videorecipes.PORT_RTCP),
                    (p + videorecipes.PORT_RTCP_BACK, q + videorecipes.PORT_RTCP_BACK)],
                   delay_ms / 1000.0)
     relay.start()
-    rx_cmd = [os.path.join(ROOT, "examples", "receive-video"), "--port", str(p),
-              "--seconds", str(SECONDS + 3), "--recipe", "recommended",
-              "--sender", "127.0.0.1", "--drop", DROP]
-    tx_cmd = [os.path.join(ROOT, "examples", "send-video"), "--host", "127.0.0.1",
-              "--port", str(q), "--seconds", str(SECONDS), "--recipe", "recommended"]
-    problems = []
-    rx = subprocess.Popen(rx_cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True)
-    first = rx.stdout.readline()          # the receiver is listening
-    if verbose:
-        sys.stdout.write("  rx: " + first)
     try:
-        tx = subprocess.run(tx_cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            universal_newlines=True, timeout=SECONDS + 30)
-        if tx.returncode != 0:
-            problems.append("send-video exited with %s: %s" % (tx.returncode,
-                                                               tx.stderr.strip()[-800:]))
-        rx_out, rx_err = rx.communicate(timeout=SECONDS + 30)
-        if rx.returncode != 0:
-            problems.append("receive-video exited with %s: %s" % (rx.returncode,
-                                                                  rx_err.strip()[-800:]))
-        tx_out = tx.stdout
-    except subprocess.TimeoutExpired:
-        rx.kill()
-        rx.communicate()
-        problems.append("timed out")
-        tx_out = rx_out = ""
+        txj, rxj, _ticks, problems = video_recipes.run_pair(
+            "recommended", SECONDS, DROP, verbose=verbose, ports=(p, q))
     finally:
         relay.stop()
-    txj, rxj = video_recipes.last_json(tx_out) or {}, video_recipes.last_json(rx_out) or {}
-    if not txj or not rxj:
-        problems.append("no JSON from send-video or receive-video")
     if verbose:
         print("  relay forwarded %d datagrams; latency %s -> %s, changes %s, jitterbuffer %s"
               % (relay.forwarded, rxj.get("latency_ms"), rxj.get("latency_ms_end"),
@@ -264,12 +217,8 @@ def main():
             failures.append("%s: latency raised to %s ms (%s) on loopback"
                             % (label, end, changes))
 
-    if failures:
-        for f in failures:
-            print("FAIL: " + f)
-        return 1
-    print("PASS")
-    return 0
+    import video_recipes
+    return video_recipes.report(failures)
 
 
 if __name__ == "__main__":

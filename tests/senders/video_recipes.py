@@ -69,13 +69,13 @@ NEEDED = ("videotestsrc", "x264enc", "h264parse", "rtph264pay", "rtph264depay",
 from gstbindings import SKIP, Gst  # noqa: E402  (exits SKIP without the bindings)
 
 
-def free_base_port():
-    """A base port P with P ... P+9 free for UDP (and P+5 on loopback)."""
+def free_base_port(n=10):
+    """A base port P with P ... P+N-1 free for UDP (and P+5 on loopback)."""
     for _ in range(200):
         base = 20000 + 10 * int.from_bytes(os.urandom(2), "big") % 4000
         socks = []
         try:
-            for i in range(10):
+            for i in range(n):
                 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
                 socks.append(s)
                 s.bind(("0.0.0.0", base + i))
@@ -85,7 +85,7 @@ def free_base_port():
         finally:
             for s in socks:
                 s.close()
-    raise RuntimeError("no free block of 10 UDP ports")
+    raise RuntimeError("no free block of %d UDP ports" % n)
 
 
 def last_json(text):
@@ -99,18 +99,20 @@ def last_json(text):
     return obj if isinstance(obj, dict) else None
 
 
-def run_pair(recipe, seconds, drop=None, source=None, sender=True, verbose=False):
-    """Runs receiver and sender; returns (tx json, rx json, rx per-second
-    lines, problems)."""
-    port = free_base_port()
-    rx_cmd = [os.path.join(ROOT, "examples", "receive-video"), "--port", str(port),
+def run_pair(recipe, seconds, drop=None, source=None, sender=True, verbose=False,
+             ports=None):
+    """Runs receiver and sender, on the base ports PORTS (receiver's,
+    sender's) if given, else on one free base port; returns (tx json, rx
+    json, rx per-second lines, problems)."""
+    rx_port, tx_port = ports or (free_base_port(),) * 2
+    rx_cmd = [os.path.join(ROOT, "examples", "receive-video"), "--port", str(rx_port),
               "--seconds", str(seconds + 3), "--recipe", recipe]
     if sender:
         rx_cmd += ["--sender", "127.0.0.1"]
     if drop:
         rx_cmd += ["--drop", drop]
     tx_cmd = [os.path.join(ROOT, "examples", "send-video"), "--host", "127.0.0.1",
-              "--port", str(port), "--seconds", str(seconds), "--recipe", recipe]
+              "--port", str(tx_port), "--seconds", str(seconds), "--recipe", recipe]
     if source:
         tx_cmd += ["--source", source]
     problems = []
@@ -278,9 +280,14 @@ def main():
                                            txj.get("keyframes_sent"), regular))
 
     print("%.0f s" % (time.monotonic() - t0))
+    return report(failures)
+
+
+def report(failures):
+    """Prints each failure, or PASS; the exit status."""
+    for f in failures:
+        print("FAIL: " + f)
     if failures:
-        for f in failures:
-            print("FAIL: " + f)
         return 1
     print("PASS")
     return 0
