@@ -161,6 +161,12 @@ RTX_JITTERBUFFER_PROPS = {"rtx-min-retry-timeout": RTX_MIN_RETRY_TIMEOUT_MS,
 #: recipes, so that 5 % of it allows RTCP packets that often.
 RTX_SESSION_BANDWIDTH = 4000000
 
+#: The sender's history of packets for retransmission in the RTX recipes
+#: (rtprtxsend max-size-time, ms, and max-size-packets; a packet leaves the
+#: history when either limit is reached, 0 packets: only the time).
+RTX_HISTORY_MS = 1000
+RTX_HISTORY_PACKETS = 100
+
 #: The RTX recipes' receiver chooses its jitterbuffer latency from the round
 #: trip it measures (rtx_latency_ms): a packet's retransmission must be able
 #: to arrive within it.  What a loss costs before its first request:
@@ -245,6 +251,41 @@ class RtxLatency:
         self.ms = want
         self.changes.append([round(when, 3), want, round(rtx_rtt_ms, 1), source])
         return want
+
+class KeyframeHoldoff:
+    """The sender's filter of keyframe requests that a keyframe already sent
+    answers.  The receiver asks for a keyframe when its jitterbuffer gives a
+    packet up, at the packet's expected arrival plus its latency L at the
+    earliest; a request that reaches the sender less than L after a keyframe
+    left the encoder is therefore about a packet sent before that keyframe,
+    which the keyframe repairs (it resets every reference).  Each burst of
+    losses makes the receiver ask once per damaged frame, within a frame
+    period or two; rtpsession drops a request only within two round trips
+    of the last one, which on a short path is nothing, so without this each
+    request of a burst became a keyframe of its own into the same full
+    queue.  hold_s is L or less (the recipe's latency, which the receiver
+    only raises): a shorter one lets through more requests, never drops one
+    that a keyframe still has to answer.  keyframe() and request() take
+    times in seconds; request() returns whether to pass the request on."""
+
+    def __init__(self, hold_s):
+        self.hold = hold_s
+        self.last_keyframe = None
+        self.passed = 0
+        self.dropped = 0
+
+    def keyframe(self, when):
+        self.last_keyframe = when
+
+    def request(self, when):
+        held = (self.hold > 0 and self.last_keyframe is not None
+                and 0 <= when - self.last_keyframe < self.hold)
+        if held:
+            self.dropped += 1
+        else:
+            self.passed += 1
+        return not held
+
 
 #: rtpstorage (ULPFEC receivers) keeps packets this much longer than the
 #: jitterbuffer latency, ms.  With latency + 50 ms (as in rtpstorage's

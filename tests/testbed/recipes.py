@@ -12,7 +12,8 @@ the bursty recipe through a tc tbf on the video sender's own egress at --tbf-fac
 on the wire (as run.py --mode tbf).  All cases run once per repetition, interleaved, with 1 TCP
 flow (--cases) and without TCP (--cases-no-tcp, by default fewer).  A case "RECIPE@MS" is that
 recipe with the receiver's jitterbuffer latency fixed at MS (receive-video --latency; the RTX
-recipes' latency otherwise follows the measured round trip).
+recipes' latency otherwise follows the measured round trip); "RECIPE/OPTION=VALUE/..." runs
+send-video with --OPTION VALUE ... (e.g. "recommended/keyframe-holdoff=0").
 
 Per run it records what the applications print (their last-line JSON) and:
   intact        frames_intact / frames_sent (frames out of avdec_h264 output-corrupt=false at
@@ -87,9 +88,20 @@ COLUMNS = ["time", "case", "recipe", "tcp_flows", "rep", "status", "router", "aq
 
 
 def split_case(case):
-    """(recipe name, fixed receiver latency in ms or None) of a case "RECIPE[@MS]"."""
-    name, _, ms = case.partition("@")
+    """(recipe name, fixed receiver latency in ms or None) of a case
+    "RECIPE[@MS][/OPTION=VALUE...]"."""
+    name, _, ms = case.split("/")[0].partition("@")
     return name, (int(ms) if ms else None)
+
+
+def sender_options(case):
+    """send-video's extra arguments of a case "RECIPE[@MS]/OPTION=VALUE/...":
+    ["--OPTION", "VALUE", ...]."""
+    out = []
+    for opt in case.split("/")[1:]:
+        key, _, value = opt.partition("=")
+        out += ["--" + key, value]
+    return out
 
 
 def recipe_of(case):
@@ -100,8 +112,10 @@ def name_of(case, tbf_factor):
     if case == "tbf":
         return "`tbf`: bursty + sender tbf %g x" % tbf_factor
     latency = split_case(case)[1]
-    return "`%s`: %s%s" % (case, recipe_of(case).summary,
-                           "; receiver latency fixed at %d ms" % latency if latency else "")
+    return "`%s`: %s%s%s" % (case, recipe_of(case).summary,
+                             "; receiver latency fixed at %d ms" % latency if latency else "",
+                             "; send-video %s" % " ".join(sender_options(case))
+                             if sender_options(case) else "")
 
 
 def last_json(text):
@@ -179,6 +193,7 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
                   "--seconds", "%g" % args.duration]
         if a.source:
             tx_cmd += ["--source", a.source]
+        tx_cmd += sender_options(case)
         q0, cpu0 = bed.qdisc_stats(), run.cpu_times()
         sender = bed.start(bed.sv, tx_cmd, stdout=subprocess.PIPE, stderr=tools, env=env)
         cross.video_started()
