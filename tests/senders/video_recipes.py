@@ -100,10 +100,10 @@ def last_json(text):
 
 
 def run_pair(recipe, seconds, drop=None, source=None, sender=True, verbose=False,
-             ports=None):
-    """Runs receiver and sender, on the base ports PORTS (receiver's,
-    sender's) if given, else on one free base port; returns (tx json, rx
-    json, rx per-second lines, problems)."""
+             ports=None, tx_args=()):
+    """Runs receiver and sender (with TX_ARGS besides), on the base ports
+    PORTS (receiver's, sender's) if given, else on one free base port;
+    returns (tx json, rx json, rx per-second lines, problems)."""
     rx_port, tx_port = ports or (free_base_port(),) * 2
     rx_cmd = [os.path.join(ROOT, "examples", "receive-video"), "--port", str(rx_port),
               "--seconds", str(seconds + 3), "--recipe", recipe]
@@ -115,6 +115,7 @@ def run_pair(recipe, seconds, drop=None, source=None, sender=True, verbose=False
               "--port", str(tx_port), "--seconds", str(seconds), "--recipe", recipe]
     if source:
         tx_cmd += ["--source", source]
+    tx_cmd += list(tx_args)
     problems = []
     rx = subprocess.Popen(rx_cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True)
