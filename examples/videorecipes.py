@@ -41,7 +41,8 @@ for a keyframe, which rtpbin sends to the sender as an RTCP PLI (the media
 caps allow it: MEDIA_CAPS) and the sender's rtpbin passes upstream to the
 encoder (through rtpburstpace) as a force-key-unit event.  Without it, no
 frame after an unrepaired loss in a reference frame is intact until the
-next regular keyframe, up to key-int-max frames later.
+next regular keyframe, up to key-int-max frames later.  send-video drops
+the requests that its last keyframe already answers (KeyframeHoldoff).
 
 Rate (the `-adapt` recipes): send-video follows the loss the receiver
 reports in its RTCP receiver reports about the media (before any
@@ -268,9 +269,11 @@ class KeyframeHoldoff:
     period or two; rtpsession drops a request only within two round trips
     of the last one, which on a short path is nothing, so without this each
     request of a burst became a keyframe of its own into the same full
-    queue.  hold_s is L or less (the recipe's latency, which the receiver
+    queue.  hold_s is L or less (the recipe's latency, which receive-video
     only raises): a shorter one lets through more requests, never drops one
-    that a keyframe still has to answer.  keyframe() and request() take
+    that a keyframe still has to answer; a receiver that asks sooner after a
+    loss than receive-video (a shorter latency, or a request before the
+    jitterbuffer gives the packet up) needs a hold no longer than that.  keyframe() and request() take
     times in seconds; request() returns whether to pass the request on."""
 
     def __init__(self, hold_s):
@@ -507,8 +510,9 @@ def sender_plan(recipe, host, port, source=None):
                                 "fecpace%d" % k if grouped else "fecsink%d" % k))
     elif recipe.protection == "rtx":
         hooks.append("request-aux-sender: rtprtxsend payload-type-map="
-                     "\"application/x-rtp-pt-map,%d=(uint)%d\" max-size-time=1000"
-                     % (MEDIA_PT, RTX_PT))
+                     "\"application/x-rtp-pt-map,%d=(uint)%d\" max-size-time=%d "
+                     "max-size-packets=%d" % (MEDIA_PT, RTX_PT, RTX_HISTORY_MS,
+                                              RTX_HISTORY_PACKETS))
     return Plan(fragments, props, to_rtpbin, from_rtpbin, hooks)
 
 
