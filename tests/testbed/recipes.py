@@ -13,7 +13,8 @@ on the wire (as run.py --mode tbf).  All cases run once per repetition, interlea
 flow (--cases) and without TCP (--cases-no-tcp, by default fewer).  A case "RECIPE@MS" is that
 recipe with the receiver's jitterbuffer latency fixed at MS (receive-video --latency; the RTX
 recipes' latency otherwise follows the measured round trip); "RECIPE/OPTION=VALUE/..." runs
-send-video with --OPTION VALUE ... (e.g. "recommended/keyframe-holdoff=0").
+send-video with --OPTION VALUE ... (e.g. "recommended/keyframe-holdoff=0"), receive-video with
+those named rx-OPTION.
 
 Per run it records what the applications print (their last-line JSON) and:
   intact        frames_intact / frames_sent (frames out of avdec_h264 output-corrupt=false at
@@ -94,13 +95,15 @@ def split_case(case):
     return name, (int(ms) if ms else None)
 
 
-def sender_options(case):
-    """send-video's extra arguments of a case "RECIPE[@MS]/OPTION=VALUE/...":
-    ["--OPTION", "VALUE", ...]."""
+def app_options(case, receiver=False):
+    """send-video's (receive-video's) extra arguments of a case
+    "RECIPE[@MS]/OPTION=VALUE/...": ["--OPTION", "VALUE", ...] of the options
+    without (with) the prefix "rx-"."""
     out = []
     for opt in case.split("/")[1:]:
         key, _, value = opt.partition("=")
-        out += ["--" + key, value]
+        if key.startswith("rx-") == receiver:
+            out += ["--" + key[3 if receiver else 0:], value]
     return out
 
 
@@ -114,8 +117,9 @@ def name_of(case, tbf_factor):
     latency = split_case(case)[1]
     return "`%s`: %s%s%s" % (case, recipe_of(case).summary,
                              "; receiver latency fixed at %d ms" % latency if latency else "",
-                             "; send-video %s" % " ".join(sender_options(case))
-                             if sender_options(case) else "")
+                             "".join("; %s %s" % (app, " ".join(opts)) for app, opts in (
+                                 ("send-video", app_options(case)),
+                                 ("receive-video", app_options(case, receiver=True))) if opts))
 
 
 def last_json(text):
@@ -183,6 +187,7 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
             rx_cmd += ["--latency", str(fixed_latency or a.latency)]
         if a.no_keyframe_requests:
             rx_cmd += ["--no-keyframe-requests"]
+        rx_cmd += app_options(case, receiver=True)
         receiver = bed.start(bed.rx, rx_cmd, stdout=subprocess.PIPE, stderr=tools, env=env)
         if not run.wait_line(receiver, "receive-video:", 30):
             raise RuntimeError("receive-video did not start")
@@ -193,7 +198,7 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
                   "--seconds", "%g" % args.duration]
         if a.source:
             tx_cmd += ["--source", a.source]
-        tx_cmd += sender_options(case)
+        tx_cmd += app_options(case)
         q0, cpu0 = bed.qdisc_stats(), run.cpu_times()
         sender = bed.start(bed.sv, tx_cmd, stdout=subprocess.PIPE, stderr=tools, env=env)
         cross.video_started()
