@@ -21,3 +21,19 @@ except (ImportError, ValueError) as e:
     print("SKIP: no GStreamer Python bindings (%s); run with Debian's "
           "/usr/bin/python3 and python3-gi, python3-gst-1.0" % e)
     sys.exit(SKIP)
+
+
+def unavailable(needed):
+    """Gst.init()s and checks the elements a test needs: SKIP (with a line
+    naming them) when one of NEEDED is missing, 1 (FAIL) when rtpburstpace
+    itself is, None when the test can run."""
+    Gst.init(None)
+    missing = [n for n in needed if Gst.ElementFactory.find(n) is None]
+    if missing:
+        print("SKIP: GStreamer elements missing: %s" % ", ".join(missing))
+        return SKIP
+    if Gst.ElementFactory.find("rtpburstpace") is None:
+        print("FAIL: rtpburstpace not found (GST_PLUGIN_PATH=%s)"
+              % os.environ.get("GST_PLUGIN_PATH"))
+        return 1
+    return None

@@ -74,17 +74,11 @@ def main():
     failures = []
     check_arithmetic(failures)
 
-    from gstbindings import SKIP, Gst   # exits SKIP without the bindings
+    import gstbindings              # exits SKIP without the bindings
     import video_recipes
-    Gst.init(None)
-    missing = [n for n in video_recipes.NEEDED if Gst.ElementFactory.find(n) is None]
-    if missing:
-        print("SKIP: GStreamer elements missing: %s" % ", ".join(missing))
-        return SKIP
-    if Gst.ElementFactory.find("rtpburstpace") is None:
-        print("FAIL: rtpburstpace not found (GST_PLUGIN_PATH=%s)"
-              % os.environ.get("GST_PLUGIN_PATH"))
-        return 1
+    code = gstbindings.unavailable(video_recipes.NEEDED)
+    if code is not None:
+        return code
     hold_ms = videorecipes.get("recommended").latency_ms
 
     runs = {}

@@ -69,7 +69,8 @@ SR_RTP_WINDOW_MS = 250        # an SR's RTP time vs the last packet received (lo
 RTCP_MIN_INTERVAL_NS = 400_000_000
 
 sys.dont_write_bytecode = True      # no __pycache__ in the source tree
-from gstbindings import SKIP, GLib, Gst  # noqa: E402  (exits SKIP without the bindings)
+import gstbindings  # noqa: E402  (exits SKIP without the bindings)
+from gstbindings import SKIP, GLib, Gst  # noqa: E402,F401
 
 
 def ts_diff(a, b):
@@ -286,16 +287,10 @@ def main():
                     help="the RTP udpsink's sync (default true, udpsink's default)")
     args = ap.parse_args()
 
-    Gst.init(None)
-    missing = [f for f in ("videotestsrc", "x264enc", "rtph264pay", "rtpbin", "udpsink")
-               if Gst.ElementFactory.find(f) is None]
-    if missing:
-        print("SKIP: GStreamer elements missing: %s" % " ".join(missing))
-        return SKIP
-    if Gst.ElementFactory.find("rtpburstpace") is None:
-        print("FAIL: rtpburstpace not found (GST_PLUGIN_PATH=%s)"
-              % os.environ.get("GST_PLUGIN_PATH"))
-        return 1
+    code = gstbindings.unavailable(("videotestsrc", "x264enc", "rtph264pay", "rtpbin",
+                                    "udpsink"))
+    if code is not None:
+        return code
 
     failures = []
 

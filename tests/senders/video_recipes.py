@@ -66,7 +66,8 @@ NEEDED = ("videotestsrc", "x264enc", "h264parse", "rtph264pay", "rtph264depay",
           "rtprtxsend", "rtprtxreceive", "rtpst2022-1-fecenc", "rtpst2022-1-fecdec",
           "rtpulpfecenc", "rtpulpfecdec", "fakesink", "identity")
 
-from gstbindings import SKIP, Gst  # noqa: E402  (exits SKIP without the bindings)
+import gstbindings  # noqa: E402  (exits SKIP without the bindings)
+from gstbindings import SKIP, Gst  # noqa: E402,F401
 
 
 def free_base_port(n=10):
@@ -165,15 +166,9 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
 
-    Gst.init(None)
-    if Gst.ElementFactory.find("rtpburstpace") is None:
-        print("FAIL: rtpburstpace not found (GST_PLUGIN_PATH=%s)"
-              % os.environ.get("GST_PLUGIN_PATH"))
-        return 1
-    missing = [n for n in NEEDED if Gst.ElementFactory.find(n) is None]
-    if missing:
-        print("SKIP: GStreamer elements missing: %s" % ", ".join(missing))
-        return SKIP
+    code = gstbindings.unavailable(NEEDED)
+    if code is not None:
+        return code
 
     sys.path.insert(0, os.path.join(ROOT, "examples"))
     import videorecipes
