@@ -22,7 +22,7 @@ that there are retransmissions whose round trip the jitterbuffer measures.
   D = 0: the latency stays at 200 ms (nothing to raise it for).
 
 And without GStreamer, the arithmetic: rtx_latency_ms and RtxLatency (floor,
-cap, step, only up; more rounds where requests fail: rtx_rounds, rtx_failed)
+cap, step, only up; more rounds where requests fail: rtx_rounds, RtxFailures)
 on fixed inputs.
 
 Exit codes: 0 pass, 1 fail, 77 skipped (no PyGObject / GStreamer bindings or a
@@ -95,13 +95,18 @@ def check_arithmetic(failures):
     if follow.update(17, 0, failed=0.0) is not None or follow.update(17, 1, failed=0.6) != 360 \
             or follow.changes[-1][4] != 0.6:
         failures.append("RtxLatency with failed requests: %s" % follow.changes)
-    shares = [({}, 0.0), ({"rtx-count": 49, "rtx-success-count": 0}, 0.0),
-              ({"rtx-count": 100, "rtx-success-count": 40}, 0.6),
-              ({"rtx-count": 100, "rtx-success-count": 120}, 0.0)]
-    for stats, want in shares:
-        got = v.rtx_failed(stats)
+    # counted from the first stats with a round trip, once 50 requests were made since
+    fails = v.RtxFailures()
+    shares = [({"rtx-count": 80, "rtx-success-count": 10}, 0.0),          # no round trip yet
+              ({"rtx-count": 90, "rtx-success-count": 12, "rtx-rtt": 1}, 0.0),   # the base
+              ({"rtx-count": 139, "rtx-success-count": 12, "rtx-rtt": 1}, 0.0),   # 49 since
+              ({"rtx-count": 190, "rtx-success-count": 52, "rtx-rtt": 1}, 0.6),
+              ({"rtx-count": 190, "rtx-success-count": 300, "rtx-rtt": 1}, 0.0)]
+    for i, (stats, want) in enumerate(shares):
+        got = fails.update(stats)
         if abs(got - want) > 1e-9:
-            failures.append("rtx_failed(%s) = %s, expected %s" % (stats, got, want))
+            failures.append("RtxFailures.update #%d (%s) = %s, expected %s"
+                            % (i, stats, got, want))
     # the round trip from the first request to the arrival, late or not
     rt = v.RtxRoundTrip()
     rt.request(5, 1.0)
