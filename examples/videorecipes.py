@@ -184,10 +184,12 @@ RTX_HISTORY_PACKETS = 0
 #: then RTX_LATENCY_ROUNDS retransmission round trips as rtpjitterbuffer
 #: measures them (rtx-rtt: from its request to the packet, so the NACK's wait
 #: for its RTCP packet and the queue are in it): the first request and two
-#: more, or more where retransmissions are lost (rtx_rounds).  Until rtpjitterbuffer has a round trip (it has none while no
-#: retransmission comes in time), the one RtxRoundTrip measures stands in.  Never below the recipe's latency, never above RTX_LATENCY_MAX_MS (an
-#: interactive budget: a longer one is --latency's); it only grows, by at
-#: least RTX_LATENCY_STEP_MS at a time.  Measured (docs/results.md, section
+#: more, or more where retransmissions are lost (rtx_rounds).  Until
+#: rtpjitterbuffer has a round trip (it has none while no retransmission
+#: comes in time), the one RtxRoundTrip measures stands in.  Never below the
+#: recipe's latency, never above RTX_LATENCY_MAX_MS (an interactive budget:
+#: a longer one is --latency's); it only grows, by at least
+#: RTX_LATENCY_STEP_MS at a time.  Measured (docs/results.md, section
 #: 13): beside cubic at RTT 40 ms through fq_codel, 200 ms kept 89-93 % of the
 #: frames intact (most losses repaired after the deadline), the latency chosen
 #: so (330-340 ms) 100 %; at 100 ms 73-88 % and (400 ms) 100 %.
@@ -198,13 +200,14 @@ RTX_LATENCY_MAX_MS = 400
 RTX_LATENCY_STEP_MS = 10
 #: Where retransmissions are lost too, more rounds: as many as it takes for
 #: a packet to stay lost in at most this share of the cases when each
-#: request fails with the share of requests that failed (rtpjitterbuffer's
-#: rtx-count against its rtx-success-count, once it has made
-#: RTX_LATENCY_MIN_REQUESTS).  Beside BBR on the 13-packet queue 53-68 % of
-#: the requests failed (the retransmission lost in the same full queue) and
-#: the round trip was 15-21 ms: 3 rounds keep the recipe's 200 ms, which left
-#: 0.8-2.1 % of the packets lost and 73-89 % of the frames intact; fixed at
-#: 300 and 400 ms, 0.0-0.3 % and 92-99 % (docs/results.md, section 14).
+#: request fails with the share of requests that failed (RtxFailures:
+#: rtpjitterbuffer's rtx-count against its rtx-success-count since it first
+#: knew the round trip, once RTX_LATENCY_MIN_REQUESTS were made).  Beside
+#: BBR on the 13-packet queue 53-68 % of the requests failed (the
+#: retransmission lost in the same full queue) and the round trip was 15-21
+#: ms: 3 rounds keep the recipe's 200 ms, which left 0.8-2.1 % of the packets
+#: lost and 73-89 % of the frames intact; fixed at 300 and 400 ms, 0.0-0.3 %
+#: and 92-99 %; chosen so, 97-98 % (docs/results.md, section 14).
 RTX_LATENCY_RESIDUAL = 0.001
 RTX_LATENCY_MIN_REQUESTS = 50
 
@@ -310,6 +313,7 @@ class RtxFailures:
             return 0.0
         return max(0.0, 1.0 - answered / asked)
 
+
 class KeyframeHoldoff:
     """The sender's filter of keyframe requests that a keyframe already sent
     answers.  The receiver asks for a keyframe when its jitterbuffer gives a
@@ -325,8 +329,9 @@ class KeyframeHoldoff:
     only raises): a shorter one lets through more requests, never drops one
     that a keyframe still has to answer; a receiver that asks sooner after a
     loss than receive-video (a shorter latency, or a request before the
-    jitterbuffer gives the packet up) needs a hold no longer than that.  keyframe() and request() take
-    times in seconds; request() returns whether to pass the request on."""
+    jitterbuffer gives the packet up) needs a hold no longer than that.
+    keyframe() and request() take times in seconds; request() returns
+    whether to pass the request on."""
 
     def __init__(self, hold_s):
         self.hold = hold_s
