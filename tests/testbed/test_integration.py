@@ -69,16 +69,20 @@ MAX_LATENESS_MS = 10.0
 MAX_STEAL_LOSS = 0.05
 
 
+def stat_values(row, name):
+    """The element's guint64 stat NAME of each of the run's streams."""
+    return [int(n) for n in re.findall(r"%s=\(guint64\)(\d+)" % re.escape(name),
+                                       row.get("element_stats") or "")]
+
+
 def catch_up_frames(row):
     """The element's catch-up-frames over the run's streams (0 without stats)."""
-    found = re.findall(r"catch-up-frames=\(guint64\)(\d+)", row.get("element_stats") or "")
-    return sum(int(n) for n in found)
+    return sum(stat_values(row, "catch-up-frames"))
 
 
 def max_lateness_ms(row):
     """The element's max-lateness over the run's streams, ms (0 without stats)."""
-    found = re.findall(r"max-lateness=\(g?u?int64\)(\d+)", row.get("element_stats") or "")
-    return max([int(n) / 1e6 for n in found] or [0.0])
+    return max(stat_values(row, "max-lateness") or [0]) / 1e6
 
 
 def host_interfered(mode, tcp, row):
