@@ -188,8 +188,15 @@ RTX_HISTORY_PACKETS = 0
 #: rtpjitterbuffer has a round trip (it has none while no retransmission
 #: comes in time), the one RtxRoundTrip measures stands in.  Never below the
 #: recipe's latency, never above RTX_LATENCY_MAX_MS (an interactive budget:
-#: a longer one is --latency's); it only grows, by at least
-#: RTX_LATENCY_STEP_MS at a time.  Measured (docs/results.md, section
+#: a longer one is --latency's).  It starts at RTX_LATENCY_MAX_MS, since
+#: before the first retransmission nothing says how long the path is, and a
+#: stream's first second is where it loses most (it joins a queue that a
+#: competitor holds full); it comes down once, to what the path asks, when
+#: it has a round trip and the share of failed requests
+#: (RTX_LATENCY_MIN_REQUESTS), or RTX_LATENCY_SETTLE_S after the stream's
+#: first packet (to the recipe's latency where nothing was asked for), and
+#: from then on only grows, by at least RTX_LATENCY_STEP_MS at a time
+#: (RtxLatency.follow).  Measured (docs/results.md, section
 #: 13): beside cubic at RTT 40 ms through fq_codel, 200 ms kept 89-93 % of the
 #: frames intact (most losses repaired after the deadline), the latency chosen
 #: so (330-340 ms) 100 %; at 100 ms 73-88 % and (400 ms) 100 %.
@@ -198,6 +205,7 @@ RTX_LATENCY_DETECT_MS = 20
 RTX_LATENCY_ROUNDS = 3
 RTX_LATENCY_MAX_MS = 400
 RTX_LATENCY_STEP_MS = 10
+RTX_LATENCY_SETTLE_S = 5.0
 #: Where retransmissions are lost too, more rounds: as many as it takes for
 #: a packet to stay lost in at most this share of the cases when each
 #: request fails with the share of requests that failed (RtxFailures:
@@ -268,24 +276,63 @@ class RtxRoundTrip:
 
 
 class RtxLatency:
-    """The RTX recipes' receiver latency as it follows the round trip: starts at
-    START_MS, the floor; update() takes each measurement and returns the new
-    latency when it is to be raised (by at least RTX_LATENCY_STEP_MS), else
-    None.  changes: [when, ms, round trip ms, whose measurement] per raise."""
+    """The RTX recipes' receiver latency as it follows the path: starts at
+    start_ms (RTX_LATENCY_MAX_MS in receive-video; the floor, floor_ms,
+    when not given), comes down once to what the path measured asks
+    (settle), and from then on only grows (update).  follow() takes each
+    look at the path and does what is due; each returns the new latency
+    when it changes, else None.  changes: [when, ms, round trip ms, whose
+    measurement, failed share] per change; settled: the same for the
+    decision to come down (also when it kept the latency), None before."""
 
-    def __init__(self, start_ms):
-        self.floor = self.ms = start_ms
+    def __init__(self, floor_ms, start_ms=None):
+        self.floor = floor_ms
+        self.ms = self.start = floor_ms if start_ms is None else max(floor_ms, start_ms)
         self.changes = []
+        self.settled = None if self.ms > floor_ms else []
+
+    def _record(self, when, ms, rtx_rtt_ms, source, failed):
+        return [round(when, 3), ms, round(rtx_rtt_ms or 0.0, 1), source, round(failed, 3)]
+
+    def follow(self, rtx_rtt_ms, when, source="rtpjitterbuffer", failed=0.0,
+               failed_known=False, stream_s=0.0):
+        """rtx_rtt_ms: the round trip (0: none yet); failed, failed_known: the
+        failed share and whether it was counted (RtxFailures.known);
+        stream_s: seconds since the stream's first packet."""
+        if self.settled is None:
+            if (rtx_rtt_ms and rtx_rtt_ms > 0 and failed_known) or \
+                    stream_s >= RTX_LATENCY_SETTLE_S:
+                return self.settle(rtx_rtt_ms, when, source, failed)
+            return None
+        return self.update(rtx_rtt_ms, when, source, failed)
+
+    def settle(self, rtx_rtt_ms, when, source="rtpjitterbuffer", failed=0.0):
+        """Comes down from the start to what the round trip and failed share
+        ask (the floor without a round trip); only the first call counts."""
+        if self.settled is not None:
+            return None
+        if rtx_rtt_ms and rtx_rtt_ms > 0:
+            want = rtx_latency_ms(rtx_rtt_ms, self.floor, failed)
+        else:
+            want = self.floor
+        want = min(want, self.ms)
+        self.settled = self._record(when, want, rtx_rtt_ms, source, failed)
+        if want == self.ms:
+            return None
+        self.ms = want
+        self.changes.append(self.settled)
+        return want
 
     def update(self, rtx_rtt_ms, when, source="rtpjitterbuffer", failed=0.0):
+        """Raises the latency when the round trip and failed share ask for
+        at least RTX_LATENCY_STEP_MS more."""
         if not rtx_rtt_ms or rtx_rtt_ms <= 0:
             return None
         want = rtx_latency_ms(rtx_rtt_ms, self.floor, failed)
         if want < self.ms + RTX_LATENCY_STEP_MS:
             return None
         self.ms = want
-        self.changes.append([round(when, 3), want, round(rtx_rtt_ms, 1), source,
-                             round(failed, 3)])
+        self.changes.append(self._record(when, want, rtx_rtt_ms, source, failed))
         return want
 
 
@@ -296,10 +343,12 @@ class RtxFailures:
     a default timeout, often before the first answer could have come, and
     those requests fail for that reason (on the testbed 58-79 % of the
     first 50 failed where 35 % of all did).  update() takes the stats and
-    returns the share, 0 until RTX_LATENCY_MIN_REQUESTS were counted."""
+    returns the share, 0 until RTX_LATENCY_MIN_REQUESTS were counted (known
+    says whether they were)."""
 
     def __init__(self):
         self.base = None
+        self.known = False
 
     def update(self, jb_stats):
         count = jb_stats.get("rtx-count") or 0
@@ -311,6 +360,7 @@ class RtxFailures:
         asked, answered = count - self.base[0], success - self.base[1]
         if asked < RTX_LATENCY_MIN_REQUESTS:
             return 0.0
+        self.known = True
         return max(0.0, 1.0 - answered / asked)
 
 
@@ -325,11 +375,12 @@ class KeyframeHoldoff:
     period or two; rtpsession drops a request only within two round trips
     of the last one, which on a short path is nothing, so without this each
     request of a burst became a keyframe of its own into the same full
-    queue.  hold_s is L or less (the recipe's latency, which receive-video
-    only raises): a shorter one lets through more requests, never drops one
-    that a keyframe still has to answer; a receiver that asks sooner after a
-    loss than receive-video (a shorter latency, or a request before the
-    jitterbuffer gives the packet up) needs a hold no longer than that.
+    queue.  hold_s is L or less (the recipe's latency, below which
+    receive-video never goes): a shorter one lets through more requests,
+    never drops one that a keyframe still has to answer; a receiver that
+    asks sooner after a loss than receive-video (a shorter latency, or a
+    request before the jitterbuffer gives the packet up) needs a hold no
+    longer than that.
     keyframe() and request() take times in seconds; request() returns
     whether to pass the request on."""
 

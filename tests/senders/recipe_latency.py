@@ -7,26 +7,34 @@ datagram for D ms each way (the media and the sender's RTCP to the receiver,
 the receiver's RTCP with its NACKs back), and receive-video --drop every=7 so
 that there are retransmissions whose round trip the jitterbuffer measures.
 
-  D = 30 ms (a 60 ms round trip): the receiver raised its latency from the
-  recipe's 200 ms, each raise to videorecipes.rtx_latency_ms of the round
-  trip measured then, ending at least at rtx_latency_ms(60 ms) = 300 ms and at
-  most RTX_LATENCY_MAX_MS; the jitterbuffer's own latency at the end is that
-  value (the raise reached it through rtpbin); frames intact >= 0.8 x sent.
+Every run starts at RTX_LATENCY_MAX_MS and settles once the jitterbuffer
+has a round trip and 50 requests counted since (the drops make them within
+the run), each change to videorecipes.rtx_latency_ms of what was measured
+then; the jitterbuffer's own latency at the end is the one chosen (the
+change reached it through rtpbin).
 
-  D = 120 ms (a 240 ms round trip): no retransmission comes back within the
-  200 ms, so rtpjitterbuffer measures no round trip; receive-video's own
-  measurement (request to arrival, videorecipes.RtxRoundTrip) makes the first
-  raise (or, where rtpjitterbuffer still took one in time, its round trip of
-  at least 240 ms), and the latency ends at RTX_LATENCY_MAX_MS.
+  D = 30 ms (a 60 ms round trip): the latency ends at least at
+  rtx_latency_ms(60 ms) = 300 ms and at most RTX_LATENCY_MAX_MS; frames
+  intact >= 0.8 x sent.
 
-  D = 0: the latency stays at 200 ms (nothing to raise it for).
+  D = 120 ms (a 240 ms round trip): settled on a round trip of at least
+  240 ms, the latency never leaves RTX_LATENCY_MAX_MS.
 
-And without GStreamer, the arithmetic: rtx_latency_ms and RtxLatency (floor,
-cap, step, only up; more rounds where requests fail: rtx_rounds, RtxFailures)
-on fixed inputs.
+  D = 0: it comes down to the recipe's 200 ms, once.
+
+And once with --latency-start 200 (start at the recipe's latency and only go
+up, as the RTX recipes did before) at D = 120 ms: the jitterbuffer then has no
+retransmission in time, and receive-video's own measurement (request to
+arrival, videorecipes.RtxRoundTrip) makes the first raise (or, where
+rtpjitterbuffer still took one in time, its round trip of at least 240 ms),
+to RTX_LATENCY_MAX_MS.
+
+And without GStreamer, the arithmetic: rtx_latency_ms and RtxLatency (start,
+settle, floor, cap, step, only up once settled; more rounds where requests
+fail: rtx_rounds, RtxFailures) on fixed inputs.
 
 Exit codes: 0 pass, 1 fail, 77 skipped (no PyGObject / GStreamer bindings or a
-plugin the recipe needs is missing).  About 30 s.
+plugin the recipe needs is missing).  About 40 s.
 
     /usr/bin/python3 tests/senders/recipe_latency.py [-v]
 """
@@ -91,22 +99,56 @@ def check_arithmetic(failures):
         if got != want:
             failures.append("rtx_latency_ms(%g, 200, %g) = %d, expected %d"
                             % (rtt, failed, got, want))
+    # from the start: nothing until the path is measured, then down once, then only up
+    follow = v.RtxLatency(200, v.RTX_LATENCY_MAX_MS)
+    steps = [(dict(rtx_rtt_ms=0, when=0.5, stream_s=0.0), None, 400),
+             (dict(rtx_rtt_ms=17, when=1.0, stream_s=0.5), None, 400),        # failed unknown
+             (dict(rtx_rtt_ms=17, when=2.0, failed=0.35, failed_known=True,
+                   stream_s=1.5), 240, 240),                                  # down once
+             (dict(rtx_rtt_ms=17, when=2.5, failed=0.0, failed_known=True,
+                   stream_s=2.0), None, 240),                                 # never down again
+             (dict(rtx_rtt_ms=17, when=3.0, failed=0.6, failed_known=True,
+                   stream_s=2.5), 360, 360)]                                  # up
+    for i, (kw, want, ms) in enumerate(steps):
+        got = follow.follow(**kw)
+        if got != want or follow.ms != ms:
+            failures.append("RtxLatency(200, %d).follow #%d (%s) = %s at %s ms, expected %s at %s"
+                            % (v.RTX_LATENCY_MAX_MS, i, kw, got, follow.ms, want, ms))
+    if follow.settled != [2.0, 240, 17.0, "rtpjitterbuffer", 0.35] or \
+            [c[1] for c in follow.changes] != [240, 360] or follow.start != 400:
+        failures.append("RtxLatency from the start: settled %s, changes %s"
+                        % (follow.settled, follow.changes))
+    # no round trip: the floor after RTX_LATENCY_SETTLE_S of the stream; a long
+    # one keeps the start (settled, not changed); the start never below the floor
+    quiet = v.RtxLatency(200, 400)
+    if quiet.follow(0, 3.0, stream_s=v.RTX_LATENCY_SETTLE_S - 0.1) is not None or \
+            quiet.follow(0, 3.2, stream_s=v.RTX_LATENCY_SETTLE_S) != 200 or \
+            quiet.settled[1:4] != [200, 0.0, "rtpjitterbuffer"]:
+        failures.append("RtxLatency without a round trip: %s, settled %s"
+                        % (quiet.changes, quiet.settled))
+    long = v.RtxLatency(200, 400)
+    if long.follow(240, 1.0, "receive-video", 0.0, False, v.RTX_LATENCY_SETTLE_S) is not None \
+            or long.ms != 400 or long.changes or long.settled[1] != 400:
+        failures.append("RtxLatency at a 240 ms round trip: %s ms, changes %s, settled %s"
+                        % (long.ms, long.changes, long.settled))
+    if v.RtxLatency(200, 100).ms != 200 or v.RtxLatency(200).settled != []:
+        failures.append("RtxLatency's start below the floor, or its floor start not settled")
     follow = v.RtxLatency(200)
     if follow.update(17, 0, failed=0.0) is not None or follow.update(17, 1, failed=0.6) != 360 \
             or follow.changes[-1][4] != 0.6:
         failures.append("RtxLatency with failed requests: %s" % follow.changes)
     # counted from the first stats with a round trip, once 50 requests were made since
     fails = v.RtxFailures()
-    shares = [({"rtx-count": 80, "rtx-success-count": 10}, 0.0),          # no round trip yet
-              ({"rtx-count": 90, "rtx-success-count": 12, "rtx-rtt": 1}, 0.0),   # the base
-              ({"rtx-count": 139, "rtx-success-count": 12, "rtx-rtt": 1}, 0.0),   # 49 since
-              ({"rtx-count": 190, "rtx-success-count": 52, "rtx-rtt": 1}, 0.6),
-              ({"rtx-count": 190, "rtx-success-count": 300, "rtx-rtt": 1}, 0.0)]
-    for i, (stats, want) in enumerate(shares):
+    shares = [({"rtx-count": 80, "rtx-success-count": 10}, 0.0, False),   # no round trip yet
+              ({"rtx-count": 90, "rtx-success-count": 12, "rtx-rtt": 1}, 0.0, False),  # base
+              ({"rtx-count": 139, "rtx-success-count": 12, "rtx-rtt": 1}, 0.0, False),  # 49
+              ({"rtx-count": 190, "rtx-success-count": 52, "rtx-rtt": 1}, 0.6, True),
+              ({"rtx-count": 190, "rtx-success-count": 300, "rtx-rtt": 1}, 0.0, True)]
+    for i, (stats, want, known) in enumerate(shares):
         got = fails.update(stats)
-        if abs(got - want) > 1e-9:
-            failures.append("RtxFailures.update #%d (%s) = %s, expected %s"
-                            % (i, stats, got, want))
+        if abs(got - want) > 1e-9 or fails.known != known:
+            failures.append("RtxFailures.update #%d (%s) = %s (known %s), expected %s (%s)"
+                            % (i, stats, got, fails.known, want, known))
     # the round trip from the first request to the arrival, late or not
     rt = v.RtxRoundTrip()
     rt.request(5, 1.0)
@@ -164,9 +206,9 @@ class Relay(threading.Thread):
             s.close()
 
 
-def run_through_relay(delay_ms, verbose):
-    """send-video and receive-video (recommended, --drop) with DELAY_MS each way;
-    returns (tx json, rx json, problems)."""
+def run_through_relay(delay_ms, verbose, rx_args=()):
+    """send-video and receive-video (recommended, --drop, RX_ARGS) with DELAY_MS
+    each way; returns (tx json, rx json, problems)."""
     import video_recipes          # exits SKIP without the bindings
     p = video_recipes.free_base_port(SENDER_OFFSET + 6)
     q = p + SENDER_OFFSET
@@ -177,14 +219,74 @@ def run_through_relay(delay_ms, verbose):
     relay.start()
     try:
         txj, rxj, _ticks, problems = video_recipes.run_pair(
-            "recommended", SECONDS, DROP, verbose=verbose, ports=(p, q))
+            "recommended", SECONDS, DROP, verbose=verbose, ports=(p, q), rx_args=rx_args)
     finally:
         relay.stop()
     if verbose:
-        print("  relay forwarded %d datagrams; latency %s -> %s, changes %s, jitterbuffer %s"
-              % (relay.forwarded, rxj.get("latency_ms"), rxj.get("latency_ms_end"),
-                 rxj.get("latency_changes"), rxj.get("jitterbuffer")))
+        print("  relay forwarded %d datagrams; latency %s -> %s, changes %s, settled %s, "
+              "jitterbuffer %s" % (relay.forwarded, rxj.get("latency_ms_start"),
+                                   rxj.get("latency_ms_end"), rxj.get("latency_changes"),
+                                   rxj.get("latency_settled"), rxj.get("jitterbuffer")))
     return txj, rxj, problems
+
+
+def check_run(label, delay, txj, rxj, floor, start):
+    """What a run through the relay must show; returns the failures."""
+    v = videorecipes
+    failures = []
+    end, changes = rxj.get("latency_ms_end"), rxj.get("latency_changes") or []
+    settled = rxj.get("latency_settled")
+    jb = rxj.get("jitterbuffer") or {}
+    sent, intact = txj.get("frames_sent", 0), rxj.get("frames_intact", 0)
+    print("%-28s latency %s -> %s ms, changes %s, settled %s, jitterbuffer rtx-rtt %.1f ms, "
+          "frames %d sent %d intact" % (label, rxj.get("latency_ms_start"), end, changes,
+                                        settled, (jb.get("rtx-rtt") or 0) / 1e6, sent, intact))
+    if rxj.get("latency_ms") != floor or rxj.get("latency_ms_start") != start:
+        failures.append("%s: floor %s and start %s ms, expected %d and %d"
+                        % (label, rxj.get("latency_ms"), rxj.get("latency_ms_start"),
+                           floor, start))
+    if jb.get("latency") != end:
+        failures.append("%s: the jitterbuffer's latency %s is not the chosen %s"
+                        % (label, jb.get("latency"), end))
+    for entry in changes + ([settled] if settled else []):
+        when, ms, rtt, _source, failed = entry
+        want = v.rtx_latency_ms(rtt, floor, failed)
+        if entry == settled:
+            want = min(start, want)         # settling never raises
+        # (the rtx-rtt recorded is rounded to 0.1 ms)
+        if rtt and abs(ms - want) > v.RTX_LATENCY_STEP_MS:
+            failures.append("%s: %s ms at %s s for rtx-rtt %s ms" % (label, ms, when, rtt))
+    if start > floor and not settled:
+        failures.append("%s: never settled from %d ms (changes %s)" % (label, start, changes))
+    if delay == DELAY_MS:
+        low = v.rtx_latency_ms(2 * delay, floor)
+        if not (low <= end <= v.RTX_LATENCY_MAX_MS):
+            failures.append("%s: latency ended at %s ms (changes %s), expected %d-%d"
+                            % (label, end, changes, low, v.RTX_LATENCY_MAX_MS))
+        if intact < 0.8 * sent:
+            failures.append("%s: frames intact %d < 0.8 x sent %d" % (label, intact, sent))
+    elif delay == LONG_DELAY_MS and start > floor:
+        if end != v.RTX_LATENCY_MAX_MS or changes or not settled or \
+                settled[2] < 2 * LONG_DELAY_MS:
+            failures.append("%s: latency %s ms, changes %s, settled %s; expected %d throughout, "
+                            "settled on a round trip of at least %d ms"
+                            % (label, end, changes, settled, v.RTX_LATENCY_MAX_MS,
+                               2 * LONG_DELAY_MS))
+    elif delay == LONG_DELAY_MS:
+        # (a retransmission that rtpjitterbuffer still takes in time, as
+        # one in the stream's first second sometimes is, gives it the
+        # round trip itself: then the first raise is its, and as high)
+        first_own = changes and (changes[0][3] == "receive-video" or
+                                 changes[0][2] >= 2 * LONG_DELAY_MS)
+        if end != v.RTX_LATENCY_MAX_MS or not first_own:
+            failures.append("%s: latency ended at %s ms (raised %s), expected %d, first "
+                            "from receive-video's own round trip (or rtpjitterbuffer's "
+                            "of at least %d ms)" % (label, end, changes, v.RTX_LATENCY_MAX_MS,
+                                                    2 * LONG_DELAY_MS))
+    elif end != floor or [c[1] for c in changes] != [floor]:
+        failures.append("%s: latency %s ms (changes %s) on loopback, expected down to %d once"
+                        % (label, end, changes, floor))
+    return failures
 
 
 def main():
@@ -200,54 +302,17 @@ def main():
         "rtpbin", "rtprtxsend", "rtprtxreceive", "udpsrc", "udpsink"))
     if code is not None:
         return code
-    start = videorecipes.get("recommended").latency_ms
+    floor = videorecipes.get("recommended").latency_ms
+    start = videorecipes.RTX_LATENCY_MAX_MS
 
-    for delay in (DELAY_MS, LONG_DELAY_MS, 0):
-        txj, rxj, problems = run_through_relay(delay, args.verbose)
-        label = "%d ms each way" % delay
+    runs = [(DELAY_MS, start), (LONG_DELAY_MS, start), (0, start), (LONG_DELAY_MS, floor)]
+    for delay, first in runs:
+        rx_args = () if first == start else ("--latency-start", str(first))
+        txj, rxj, problems = run_through_relay(delay, args.verbose, rx_args)
+        label = "%d ms each way, from %d" % (delay, first)
         failures += ["%s: %s" % (label, p) for p in problems]
-        if problems:
-            continue
-        end, changes = rxj.get("latency_ms_end"), rxj.get("latency_changes")
-        jb = rxj.get("jitterbuffer") or {}
-        sent, intact = txj.get("frames_sent", 0), rxj.get("frames_intact", 0)
-        print("%-16s latency %s -> %s ms, raised %s, jitterbuffer rtx-rtt %.1f ms, "
-              "frames %d sent %d intact" % (label, rxj.get("latency_ms"), end, changes,
-                                            (jb.get("rtx-rtt") or 0) / 1e6, sent, intact))
-        if rxj.get("latency_ms") != start:
-            failures.append("%s: started at %s ms, not the recipe's %d"
-                            % (label, rxj.get("latency_ms"), start))
-        if jb.get("latency") != end:
-            failures.append("%s: the jitterbuffer's latency %s is not the chosen %s"
-                            % (label, jb.get("latency"), end))
-        if delay:
-            low = videorecipes.rtx_latency_ms(2 * delay, start)
-            if not changes or not (low <= end <= videorecipes.RTX_LATENCY_MAX_MS):
-                failures.append("%s: latency ended at %s ms (raised %s), expected %d-%d"
-                                % (label, end, changes, low, videorecipes.RTX_LATENCY_MAX_MS))
-            for when, ms, rtt, _source, failed in changes or []:
-                # (the rtx-rtt recorded is rounded to 0.1 ms)
-                step = videorecipes.RTX_LATENCY_STEP_MS
-                if abs(ms - videorecipes.rtx_latency_ms(rtt, start, failed)) > step:
-                    failures.append("%s: raised to %s ms at %s s for rtx-rtt %s ms" % (
-                        label, ms, when, rtt))
-            if delay == DELAY_MS and intact < 0.8 * sent:
-                failures.append("%s: frames intact %d < 0.8 x sent %d" % (label, intact, sent))
-            # (a retransmission that rtpjitterbuffer still takes in time, as
-            # one in the stream's first second sometimes is, gives it the
-            # round trip itself: then the first raise is its, and as high)
-            first_own = changes and (changes[0][3] == "receive-video" or
-                                     changes[0][2] >= 2 * LONG_DELAY_MS)
-            if delay == LONG_DELAY_MS and (end != videorecipes.RTX_LATENCY_MAX_MS or
-                                           not first_own):
-                failures.append("%s: latency ended at %s ms (raised %s), expected %d, first "
-                                "from receive-video's own round trip (or rtpjitterbuffer's "
-                                "of at least %d ms)" % (label, end, changes,
-                                                        videorecipes.RTX_LATENCY_MAX_MS,
-                                                        2 * LONG_DELAY_MS))
-        elif changes or end != start:
-            failures.append("%s: latency raised to %s ms (%s) on loopback"
-                            % (label, end, changes))
+        if not problems:
+            failures += check_run(label, delay, txj, rxj, floor, first)
 
     import video_recipes
     return video_recipes.report(failures)

@@ -101,8 +101,8 @@ def last_json(text):
 
 
 def run_pair(recipe, seconds, drop=None, source=None, sender=True, verbose=False,
-             ports=None, tx_args=()):
-    """Runs receiver and sender (with TX_ARGS besides), on the base ports
+             ports=None, tx_args=(), rx_args=()):
+    """Runs receiver and sender (with RX_ARGS and TX_ARGS besides), on the base ports
     PORTS (receiver's, sender's) if given, else on one free base port;
     returns (tx json, rx json, rx per-second lines, problems)."""
     rx_port, tx_port = ports or (free_base_port(),) * 2
@@ -112,6 +112,7 @@ def run_pair(recipe, seconds, drop=None, source=None, sender=True, verbose=False
         rx_cmd += ["--sender", "127.0.0.1"]
     if drop:
         rx_cmd += ["--drop", drop]
+    rx_cmd += list(rx_args)
     tx_cmd = [os.path.join(ROOT, "examples", "send-video"), "--host", "127.0.0.1",
               "--port", str(tx_port), "--seconds", str(seconds), "--recipe", recipe]
     if source:
