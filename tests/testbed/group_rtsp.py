@@ -136,9 +136,9 @@ def serve(a):
     fec = ex.parse_fec(a.fec)
     lay = layout(a.streams, True, fec)
     source = DEFAULT_SOURCE % a.video_kbps
-    server, factory = ex.make_server(a.port, "/video", source, "", a.streams, True,
+    server, factory = ex.make_server(a.port, "/video", source, a.pace, a.streams, True,
                                      a.group_max_rate, a.address, fec, a.fec_paced)
-    launch = ex.launch_line(source, "", a.streams, True, a.group_max_rate, fec,
+    launch = ex.launch_line(source, a.pace, a.streams, True, a.group_max_rate, fec,
                             a.fec_paced)
     elements, releases, frames = {}, Releases(), {}
 
@@ -573,9 +573,24 @@ def analyse(server, cli, cap_rows, cap_drops, rate, skip_s, fec):
 
 # ---------------------------------------------------------------- one run, the experiment
 
+def split_case(case):
+    """(TCP flows, the video elements' extra properties) of a case
+    "tcpN[/PROPERTY=VALUE...]", e.g. "tcp0/realtime-priority=10"."""
+    name, *props = case.split("/")
+    if name not in ("tcp0", "tcp1") or not all("=" in p for p in props):
+        raise ValueError("case %r: expected tcp0 or tcp1, then /PROPERTY=VALUE ..." % case)
+    return int(name[3:]), " ".join(props)
+
+
+def file_name(case):
+    """The case as part of a file name: "tcp0/realtime-priority=10" ->
+    "tcp0+realtime-priority=10"."""
+    return case.replace("/", "+")
+
+
 def one_run(case, rep, a, tools, outdir, on_wait=None):
     import run
-    tcp = 1 if case == "tcp1" else 0
+    tcp, pace = split_case(case)
     args = run.parse_args(["--tcp", str(tcp), "--duration", str(a.duration)] + a.runargs)
     row = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "case": case, "rep": rep,
            "tcp_flows": tcp, "cc": args.cc if tcp else "", "fec": a.fec, "fec_paced": a.fec_paced,
@@ -589,7 +604,7 @@ def one_run(case, rep, a, tools, outdir, on_wait=None):
     env = dict(os.environ, GST_PLUGIN_PATH=args.plugin_path)
     me = os.path.abspath(__file__)
     srv_json, cli_json = os.path.join(work, "server.json"), os.path.join(work, "client.json")
-    cap_path = os.path.join(outdir, "capture-%s-%d.csv.gz" % (case, rep))
+    cap_path = os.path.join(outdir, "capture-%s-%d.csv.gz" % (file_name(case), rep))
     lay = layout(a.streams, True, load_example().parse_fec(a.fec))
     with run.Testbed(args, tools) as bed:
         row.update(bed.path)
@@ -604,7 +619,8 @@ def one_run(case, rep, a, tools, outdir, on_wait=None):
                                  str(RTSP_PORT), "--out", srv_json, "--streams",
                                  str(a.streams), "--video-kbps", str(a.video_kbps),
                                  "--group-max-rate", str(a.group_max_rate), "--fec",
-                                 a.fec or "none"] + (["--probes"] if a.probes else []) +
+                                 a.fec or "none", "--pace", pace] +
+                                (["--probes"] if a.probes else []) +
                                 (["--fec-paced"] if a.fec_paced else []),
                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=tools, env=env)
         if not run.wait_line(srv, "ready", 30):
@@ -640,7 +656,7 @@ def one_run(case, rep, a, tools, outdir, on_wait=None):
     with open(cli_json) as f:
         client_out = json.load(f)
     for name, obj in (("server", server), ("client", client_out)):
-        with gzip.open(os.path.join(outdir, "%s-%s-%d.json.gz" % (name, case, rep)), "wt") as f:
+        with gzip.open(os.path.join(outdir, "%s-%s-%d.json.gz" % (name, file_name(case), rep)), "wt") as f:
             json.dump(obj, f)
     if client_out.get("errors"):
         raise RuntimeError("client error: %s" % client_out["errors"][0])
@@ -699,12 +715,13 @@ def median_table(rows, cases):
 
 def analyse_files(outdir, case, rep, a):
     """The figures of run (case, rep) from its raw files in outdir."""
-    with gzip.open(os.path.join(outdir, "server-%s-%d.json.gz" % (case, rep)), "rt") as f:
+    name = file_name(case)
+    with gzip.open(os.path.join(outdir, "server-%s-%d.json.gz" % (name, rep)), "rt") as f:
         server = json.load(f)
-    with gzip.open(os.path.join(outdir, "client-%s-%d.json.gz" % (case, rep)), "rt") as f:
+    with gzip.open(os.path.join(outdir, "client-%s-%d.json.gz" % (name, rep)), "rt") as f:
         client_out = json.load(f)
     cap_rows, cap_drops = read_capture(os.path.join(outdir, "capture-%s-%d.csv.gz"
-                                                    % (case, rep)))
+                                                    % (name, rep)))
     return analyse(server, client_out, cap_rows, cap_drops, server["group_max_rate"],
                    a.skip, bool(server.get("fec")))
 
@@ -758,6 +775,12 @@ def experiment(a):
     os.makedirs(a.out, exist_ok=True)
     signal.signal(signal.SIGTERM, run.on_term)
     cases = a.cases.split(",")
+    for case in cases:
+        try:
+            split_case(case)
+        except ValueError as e:
+            print("group_rtsp.py: %s" % e, file=sys.stderr)
+            return 2
     rows = []
     with open(os.path.join(a.out, "tools.log"), "a", buffering=1) as tools:
         for rep in range(a.reps):
@@ -810,6 +833,8 @@ def main(argv=None):
             p.add_argument("--address", default=SERVER_ADDR)
             p.add_argument("--port", type=int, default=RTSP_PORT)
             p.add_argument("--probes", action="store_true")
+            p.add_argument("--pace", default="",
+                           help="more properties of the video streams' elements")
         elif argv[0] == "client":
             p.add_argument("--url", required=True)
             p.add_argument("--seconds", type=float, default=20.0)
@@ -825,7 +850,9 @@ def main(argv=None):
                                  epilog=__doc__.split("\n\n", 1)[1])
     media_options(ap)
     ap.add_argument("--cases", default="tcp1,tcp0",
-                    help="tcp1 (one iperf3 flow), tcp0 (none); default %(default)s")
+                    help="tcp1 (one iperf3 flow), tcp0 (none), each optionally followed by "
+                         "/PROPERTY=VALUE ... of the video streams' elements (e.g. "
+                         "tcp0/realtime-priority=10); default %(default)s")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--probes", action="store_true",
                     help="Python pad probes on the server's elements: what they released "
