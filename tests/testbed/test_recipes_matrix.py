@@ -10,7 +10,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-DIR = os.path.join(ROOT, "docs", "results", "recipe-history", "start", "rtt100-dt125-cubic")
+DIR = os.path.join(ROOT, "docs", "results", "recipe-history", "start", "ab-rtt100-dt125-cubic")
 
 
 def main():
