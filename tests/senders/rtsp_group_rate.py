@@ -28,10 +28,19 @@ avdec_h264 output-corrupt=false and the audio with opusdec.  Passes when:
   does when two keyframes meet (about twice the rate), not the exact cap,
   which the check before it holds the elements to.
 
+The audio's delay is a time measured on a shared 2-vCPU machine: a run whose
+only failures are timed checks (the audio's delay, the 10 ms peaks) is run
+again, up to TRIES in all, when the machine did not keep up during it (the
+hypervisor took more than MAX_STEAL of the CPU, or a video element fell more
+than MAX_BACKLOG_S behind: its encoder was starved); an element that delays
+the audio by itself does so in every try and fails.  Each try is a child
+process (--once).
+
 Run with G_DEBUG=fatal-warnings (tests/meson.build does).  Exit 0 pass,
 1 fail, 77 when a needed plugin or binding is missing.
 """
 import os
+import subprocess
 import sys
 import threading
 
@@ -49,6 +58,11 @@ AUDIO_PT = 96 + STREAMS
 GROUP_MAX_RATE = 12000000
 WINDOW_NS = 10000000
 SKIP_FIRST_S = 0.5
+TRIES = 3
+MAX_STEAL = 0.05
+MAX_BACKLOG_S = 1.0
+#: the checks that measure time, which a starved machine fails by itself
+TIMED = ("audio: ", "released: ", "client: ")
 
 
 class Releases:
@@ -117,7 +131,16 @@ def peak_window(events, window=WINDOW_NS):
     return best
 
 
-def main():
+def cpu_ticks():
+    """(steal, total) jiffies of the machine (/proc/stat)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    return (fields[7] if len(fields) > 7 else 0), sum(fields)
+
+
+def once():
+    """One try; prints the checks and INTERFERENCE lines.  Exit code as main's."""
+    steal0, total0 = cpu_ticks()
     started = rtsp_loopback.start_server(STREAMS, audio=True,
                                          group_max_rate=GROUP_MAX_RATE)
     if started is None:
@@ -200,8 +223,36 @@ def main():
                 % (recv_peak, budget * 2), recv_peak <= budget * 2)]
     for text, ok in checks:
         print("%s %s" % ("PASS" if ok else "FAIL", text))
+    steal1, total1 = cpu_ticks()
+    steal = (steal1 - steal0) / max(1, total1 - total0)
+    if steal > MAX_STEAL:
+        print("INTERFERENCE the hypervisor took %.0f %% of the CPU" % (100 * steal))
+    for k, s in enumerate(stats[:STREAMS]):
+        if s["max-backlog"] > MAX_BACKLOG_S * 1e9:
+            print("INTERFERENCE pay%d fell %.1f s behind (its encoder was starved)"
+                  % (k, s["max-backlog"] / 1e9))
     return 0 if all(ok for _t, ok in checks) else 1
 
 
+def main():
+    """Up to TRIES tries, each in a child process; another only after a try
+    that failed timed checks alone while the machine did not keep up."""
+    for attempt in range(1, TRIES + 1):
+        child = subprocess.run([sys.executable, os.path.abspath(__file__), "--once"],
+                               stdout=subprocess.PIPE, universal_newlines=True)
+        sys.stdout.write(child.stdout)
+        if child.returncode != 1:
+            return child.returncode
+        lines = child.stdout.splitlines()
+        failed = [ln[5:] for ln in lines if ln.startswith("FAIL ")]
+        interference = [ln[13:] for ln in lines if ln.startswith("INTERFERENCE ")]
+        timed_only = failed and all(f.startswith(TIMED) for f in failed)
+        if not (timed_only and interference) or attempt == TRIES:
+            return 1
+        print("try %d of %d failed its timed checks while %s: again"
+              % (attempt, TRIES, "; ".join(interference)), flush=True)
+    return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(once() if sys.argv[1:] == ["--once"] else main())
