@@ -582,10 +582,11 @@ def split_case(case):
     return int(name[3:]), " ".join(props)
 
 
-def file_name(case):
-    """The case as part of a file name: "tcp0/realtime-priority=10" ->
-    "tcp0+realtime-priority=10"."""
-    return case.replace("/", "+")
+def run_file(outdir, kind, case, rep):
+    """The raw file of run (case, rep) in outdir: kind "capture" (.csv.gz),
+    "server" or "client" (.json.gz); a "/" of the case is "+" in the name."""
+    ext = "csv.gz" if kind == "capture" else "json.gz"
+    return os.path.join(outdir, "%s-%s-%d.%s" % (kind, case.replace("/", "+"), rep, ext))
 
 
 def one_run(case, rep, a, tools, outdir, on_wait=None):
@@ -604,7 +605,7 @@ def one_run(case, rep, a, tools, outdir, on_wait=None):
     env = dict(os.environ, GST_PLUGIN_PATH=args.plugin_path)
     me = os.path.abspath(__file__)
     srv_json, cli_json = os.path.join(work, "server.json"), os.path.join(work, "client.json")
-    cap_path = os.path.join(outdir, "capture-%s-%d.csv.gz" % (file_name(case), rep))
+    cap_path = run_file(outdir, "capture", case, rep)
     lay = layout(a.streams, True, load_example().parse_fec(a.fec))
     with run.Testbed(args, tools) as bed:
         row.update(bed.path)
@@ -656,7 +657,7 @@ def one_run(case, rep, a, tools, outdir, on_wait=None):
     with open(cli_json) as f:
         client_out = json.load(f)
     for name, obj in (("server", server), ("client", client_out)):
-        with gzip.open(os.path.join(outdir, "%s-%s-%d.json.gz" % (name, file_name(case), rep)), "wt") as f:
+        with gzip.open(run_file(outdir, name, case, rep), "wt") as f:
             json.dump(obj, f)
     if client_out.get("errors"):
         raise RuntimeError("client error: %s" % client_out["errors"][0])
@@ -715,13 +716,11 @@ def median_table(rows, cases):
 
 def analyse_files(outdir, case, rep, a):
     """The figures of run (case, rep) from its raw files in outdir."""
-    name = file_name(case)
-    with gzip.open(os.path.join(outdir, "server-%s-%d.json.gz" % (name, rep)), "rt") as f:
+    with gzip.open(run_file(outdir, "server", case, rep), "rt") as f:
         server = json.load(f)
-    with gzip.open(os.path.join(outdir, "client-%s-%d.json.gz" % (name, rep)), "rt") as f:
+    with gzip.open(run_file(outdir, "client", case, rep), "rt") as f:
         client_out = json.load(f)
-    cap_rows, cap_drops = read_capture(os.path.join(outdir, "capture-%s-%d.csv.gz"
-                                                    % (name, rep)))
+    cap_rows, cap_drops = read_capture(run_file(outdir, "capture", case, rep))
     return analyse(server, client_out, cap_rows, cap_drops, server["group_max_rate"],
                    a.skip, bool(server.get("fec")))
 
