@@ -23,8 +23,9 @@ what they print:
   rtx-min-retry-timeout and rtx-next-seqnum;
 
   with --drop every=5, more than paced-fec10x10 repairs: the receiver asked
-  for keyframes and the sender's encoder made more than its regular ones
-  (one per 50 frames) plus one;
+  for keyframes, requests reached the encoder and it made keyframes for them
+  (send-video's keyframes_forced: at least one, no more than the requests
+  that passed, and each one among keyframes_sent);
 
   in every run frames_intact <= frames_complete_by_deadline and <=
   frames_sent, and without drops every decoded frame matched a frame that
@@ -57,9 +58,8 @@ DROP = "every=7"
 RX_KEYS = ("frames_intact", "frames_decoded", "frames_decoded_unmatched",
            "frames_complete_by_deadline", "packets_lost", "packets_recovered",
            "packets_received", "packets_dropped", "keyframe_requests")
-TX_KEYS = ("frames_sent", "keyframes_sent", "packets_sent", "bytes_sent", "recipe",
-           "pipeline")
-KEYINT = 50     # key-int-max of the default source
+TX_KEYS = ("frames_sent", "keyframes_sent", "keyframes_forced", "packets_sent",
+           "bytes_sent", "recipe", "pipeline")
 UNREPAIRED = "every=5"   # more than FEC 10x10 repairs: keyframe requests
 NEEDED = ("videotestsrc", "x264enc", "h264parse", "rtph264pay", "rtph264depay",
           "avdec_h264", "rtpjitterbuffer", "rtpbin", "udpsrc", "udpsink",
@@ -269,12 +269,18 @@ def main():
 
     # an unrepaired loss makes the receiver ask for a keyframe (RTCP PLI) and
     # the sender's encoder make one
+    # the encoder's regular cadence restarts at a forced keyframe, so
+    # keyframes_sent alone does not tell them apart
     txj, rxj = results[("paced-fec10x10", UNREPAIRED, None)]
-    regular = -(-txj.get("frames_sent", 0) // KEYINT)
-    if rxj.get("keyframe_requests", 0) <= 0 or txj.get("keyframes_sent", 0) <= regular + 1:
-        failures.append("paced-fec10x10 --drop %s: %s keyframe requests, %s keyframes sent "
-                        "(regular: %d)" % (UNREPAIRED, rxj.get("keyframe_requests"),
-                                           txj.get("keyframes_sent"), regular))
+    forced = txj.get("keyframes_forced", 0)
+    if rxj.get("keyframe_requests", 0) <= 0 or forced < 1 or \
+            forced > txj.get("keyframe_requests_passed", 0) or \
+            txj.get("keyframes_sent", 0) < 1 + forced:
+        failures.append("paced-fec10x10 --drop %s: %s keyframe requests, %s passed the "
+                        "holdoff, %s keyframes forced, %s sent"
+                        % (UNREPAIRED, rxj.get("keyframe_requests"),
+                           txj.get("keyframe_requests_passed"), forced,
+                           txj.get("keyframes_sent")))
 
     print("%.0f s" % (time.monotonic() - t0))
     return report(failures)
