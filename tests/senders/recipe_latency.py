@@ -171,11 +171,14 @@ def check_arithmetic(failures):
 
 class Relay(threading.Thread):
     """Forwards UDP datagrams from 127.0.0.1:IN to 127.0.0.1:OUT for each
-    (IN, OUT) pair, each DELAY_S after it came (the order kept)."""
+    (IN, OUT) pair, each DELAY_S after it came (the order kept), but those
+    for which DROP(datagram) is true."""
 
-    def __init__(self, pairs, delay_s):
+    def __init__(self, pairs, delay_s, drop=None):
         super().__init__(daemon=True)
         self.delay = delay_s
+        self.drop = drop
+        self.dropped = 0
         self.socks = {}
         for port_in, port_out in pairs:
             s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -197,6 +200,9 @@ class Relay(threading.Thread):
             ready, _, _ = select.select(list(self.socks), [], [], min(timeout, 0.05))
             for s in ready:
                 data = s.recv(65536)
+                if self.drop is not None and self.drop(data):
+                    self.dropped += 1
+                    continue
                 self.pending.append((time.monotonic() + self.delay, data, self.socks[s]))
 
     def stop(self):
@@ -206,20 +212,22 @@ class Relay(threading.Thread):
             s.close()
 
 
-def run_through_relay(delay_ms, verbose, rx_args=()):
-    """send-video and receive-video (recommended, --drop, RX_ARGS) with DELAY_MS
-    each way; returns (tx json, rx json, problems)."""
+def run_through_relay(delay_ms, verbose, rx_args=(), tx_args=(), drop=None):
+    """send-video and receive-video (recommended, --drop, RX_ARGS, TX_ARGS)
+    with DELAY_MS each way, the relay dropping what DROP (Relay) says;
+    returns (tx json, rx json, problems)."""
     import video_recipes          # exits SKIP without the bindings
     p = video_recipes.free_base_port(SENDER_OFFSET + 6)
     q = p + SENDER_OFFSET
     relay = Relay([(q + videorecipes.PORT_RTP, p + videorecipes.PORT_RTP),
                    (q + videorecipes.PORT_RTCP, p + videorecipes.PORT_RTCP),
                    (p + videorecipes.PORT_RTCP_BACK, q + videorecipes.PORT_RTCP_BACK)],
-                  delay_ms / 1000.0)
+                  delay_ms / 1000.0, drop)
     relay.start()
     try:
         txj, rxj, _ticks, problems = video_recipes.run_pair(
-            "recommended", SECONDS, DROP, verbose=verbose, ports=(p, q), rx_args=rx_args)
+            "recommended", SECONDS, DROP, verbose=verbose, ports=(p, q), rx_args=rx_args,
+            tx_args=tx_args)
     finally:
         relay.stop()
     if verbose:
