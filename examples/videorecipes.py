@@ -241,12 +241,11 @@ def rtx_rounds(failed):
                math.ceil(math.log(RTX_LATENCY_RESIDUAL) / math.log(failed) - 1e-9))
 
 
-def rtx_min_retry_ms(rtt_ms, latency_ms):
+def rtx_min_retry_ms(rtt_ms):
     """The receiver jitterbuffer's rtx-min-retry-timeout (ms) in the RTX
     recipes: never sooner than the retransmission round trip the receiver
-    measured itself (RtxRoundTrip, ms; 0: none yet), and before it has one,
-    the longest round trip that the latency's RTX_LATENCY_ROUNDS rounds
-    cover; RTX_MIN_RETRY_TIMEOUT_MS at least.
+    measured itself (RtxRoundTrip, ms; 0: none yet), RTX_MIN_RETRY_TIMEOUT_MS
+    at least.
     rtpjitterbuffer asks again after its own round trip plus twice the
     jitter, but until it has one it asks every 40 ms, and it measures the
     round trip from the last request for a packet, not the first: a path
@@ -255,12 +254,14 @@ def rtx_min_retry_ms(rtt_ms, latency_ms):
     125-packet queue, with 10 ms as the floor, the receiver asked for each
     packet it missed 6.4-7.1 times in 5 runs of 6 (up to 4700 requests in
     20 s), every request answered into the same full queue; following the
-    round trip, 1.03-1.21 times in every run (docs/results.md, section 16)."""
+    round trip, 1.03-1.21 times in every run (docs/results.md, section 16).
+    Until the first retransmission has come, the floor stays where it is and
+    the jitterbuffer asks every 40 ms: at the start a stream joins a queue
+    that a competitor holds full and nothing says how long the path is; a
+    retransmission lost there is asked for again soon (section 16)."""
     if rtt_ms and rtt_ms > 0:
-        want = math.ceil(rtt_ms)
-    else:
-        want = (latency_ms - RTX_LATENCY_SENDER_MS - RTX_LATENCY_DETECT_MS) // RTX_LATENCY_ROUNDS
-    return max(RTX_MIN_RETRY_TIMEOUT_MS, int(want))
+        return max(RTX_MIN_RETRY_TIMEOUT_MS, int(math.ceil(rtt_ms)))
+    return RTX_MIN_RETRY_TIMEOUT_MS
 
 
 def rtx_latency_ms(rtx_rtt_ms, floor_ms, failed=0.0):

@@ -61,6 +61,9 @@ DELAY_MS = 30
 LONG_DELAY_MS = 120
 #: the sender's ports are the receiver's + SENDER_OFFSET (the relay between)
 SENDER_OFFSET = 10
+#: the plugins the recommended recipe needs on both ends
+NEEDED = ("videotestsrc", "x264enc", "h264parse", "rtph264pay", "rtph264depay", "avdec_h264",
+          "rtpbin", "rtprtxsend", "rtprtxreceive", "udpsrc", "udpsink")
 
 
 def check_arithmetic(failures):
@@ -305,9 +308,7 @@ def main():
     check_arithmetic(failures)
 
     import gstbindings              # exits SKIP without the bindings
-    code = gstbindings.unavailable((
-        "videotestsrc", "x264enc", "h264parse", "rtph264pay", "rtph264depay", "avdec_h264",
-        "rtpbin", "rtprtxsend", "rtprtxreceive", "udpsrc", "udpsink"))
+    code = gstbindings.unavailable(NEEDED)
     if code is not None:
         return code
     floor = videorecipes.get("recommended").latency_ms
