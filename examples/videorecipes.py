@@ -448,12 +448,10 @@ class RtxHoldoff:
     packet again into the queue the first one is still in.  Beside BBR at
     RTT 100 ms through a 125-packet queue such a receiver asked for each
     packet it missed 6.4-7.1 times in 5 runs of 6; this filter dropped
-    550-3700 requests a run, 77-82 % of them (docs/results.md, section
-    16).  The
-    round trip is the
-    sender's RTCP measurement (rtpsession's rb-round-trip, from the
-    receiver's reports), taken as it comes; until there is one, every
-    request passes (what rtprtxsend does alone).
+    547-3680 requests a run, 77-82 % of them (docs/results.md, section
+    16).  The round trip is the sender's RTCP measurement (rtpsession's
+    rb-round-trip, from the receiver's reports), taken as it comes; until
+    there is one, every request passes (what rtprtxsend does alone).
     round_trip() takes seconds; request() takes a sequence number and a
     time in seconds and returns whether to pass the request on."""
 
@@ -761,6 +759,33 @@ def receiver_plan(recipe, port, sender=None, latency_ms=None, keyframe_requests=
         hooks.append("new-jitterbuffer: " + " ".join(
             "%s=%s" % (k, str(v).lower()) for k, v in RTX_JITTERBUFFER_PROPS.items()))
     return Plan(fragments, props, to_rtpbin, from_rtpbin, hooks)
+
+
+def structure_numbers(s, keys):
+    """The numeric fields KEYS of the GstStructure S that it has, as a dict;
+    None for no structure."""
+    if s is None:
+        return None
+    out = {}
+    for k in keys:
+        if s.has_field(k):
+            v = s.get_value(k)
+            if isinstance(v, (int, float)):
+                out[k] = v
+    return out
+
+
+def event_fields(ev, name, fields):
+    """structure_numbers of EV's structure if EV is called NAME; else None.
+    (PyGObject gives the structure itself with GStreamer 1.22 and, since
+    1.26, a wrapper to open in a with block.)"""
+    if not ev.has_name(name):
+        return None
+    st = ev.get_structure()
+    if hasattr(st, "has_field"):
+        return structure_numbers(st, fields)
+    with st as opened:
+        return structure_numbers(opened, fields)
 
 
 def describe(plan):

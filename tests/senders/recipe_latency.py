@@ -234,10 +234,11 @@ def run_through_relay(delay_ms, verbose, rx_args=(), tx_args=(), drop=None):
     finally:
         relay.stop()
     if verbose:
-        print("  relay forwarded %d datagrams; latency %s -> %s, changes %s, settled %s, "
-              "jitterbuffer %s" % (relay.forwarded, rxj.get("latency_ms_start"),
-                                   rxj.get("latency_ms_end"), rxj.get("latency_changes"),
-                                   rxj.get("latency_settled"), rxj.get("jitterbuffer")))
+        print("  relay forwarded %d datagrams (dropped %d); latency %s -> %s, changes %s, "
+              "settled %s, jitterbuffer %s" % (
+                  relay.forwarded, relay.dropped, rxj.get("latency_ms_start"),
+                  rxj.get("latency_ms_end"), rxj.get("latency_changes"),
+                  rxj.get("latency_settled"), rxj.get("jitterbuffer")))
     return txj, rxj, problems
 
 
