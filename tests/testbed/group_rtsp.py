@@ -63,7 +63,7 @@ testbed lock, alone on the machine:
   ... group_rtsp.py --fec none --cases tcp1 --reps 1 --duration 8 --out /tmp/g   # quick
   ... group_rtsp.py --out DIR -- --cc bbr         # run.py's network options after --
   /usr/bin/python3 tests/testbed/group_rtsp.py --reanalyse --out DIR
-The subcommands serve, client and capture are what it starts in the namespaces.
+The subcommands serve and client, and capture.py, are what it starts in the namespaces.
 """
 import argparse
 import csv
@@ -71,7 +71,6 @@ import gzip
 import json
 import os
 import signal
-import socket
 import statistics
 import struct
 import subprocess
@@ -84,6 +83,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 SENDERS = os.path.join(ROOT, "tests", "senders")
 sys.path.insert(0, HERE)
 sys.path.append(SENDERS)
+import capture  # noqa: E402
 # exit 77 without PyGObject, as the senders' tests do
 from rtsp_group_rate import peak_window  # noqa: E402
 from rtsp_loopback import load_example  # noqa: E402
@@ -253,82 +253,6 @@ def client(a):
     return 1 if errors else 0
 
 
-# ---------------------------------------------------------------- capture (in rx)
-
-SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
-SO_RCVBUFFORCE = 33
-SOL_PACKET, PACKET_STATISTICS = 263, 6
-ETH_P_IP = 0x0800
-PACKET_OUTGOING = 4
-
-
-def attach_filter(sock, src):
-    """Classic BPF on the packet socket: only UDP from src reaches Python (the TCP flow's
-    packets stay in the kernel)."""
-    import ctypes
-    addr = struct.unpack("!I", socket.inet_aton(src))[0]
-    prog = [(0x30, 0, 0, 9),            # ldb [9]        IP protocol
-            (0x15, 0, 3, 17),           # jeq #17 (UDP)  else drop
-            (0x20, 0, 0, 12),           # ld [12]        source address
-            (0x15, 0, 1, addr),         # jeq src        else drop
-            (0x06, 0, 0, 0xFFFF),       # ret: accept
-            (0x06, 0, 0, 0)]            # ret: drop
-    buf = ctypes.create_string_buffer(b"".join(struct.pack("HBBI", *i) for i in prog))
-    fprog = struct.pack("HL", len(prog), ctypes.addressof(buf))
-    sock.setsockopt(socket.SOL_SOCKET, 26, fprog)       # SO_ATTACH_FILTER
-
-
-def capture(a):
-    """Every UDP packet from --src that reaches this namespace, with the kernel's receive
-    timestamp (CLOCK_REALTIME, ns), until SIGTERM; then the CSV."""
-    stop = []
-    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_IP))
-    attach_filter(s, a.src)
-    s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 32 << 20)
-    s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
-    s.settimeout(0.2)
-    src = socket.inet_aton(a.src)
-    rows = []
-    space = socket.CMSG_SPACE(16)
-    print("ready", flush=True)
-    while not stop:
-        try:
-            data, anc, _flags, addr = s.recvmsg(2048, space)
-        except socket.timeout:
-            continue
-        except InterruptedError:
-            continue
-        if addr[2] == PACKET_OUTGOING or len(data) < 40 or data[9] != 17 or data[12:16] != src:
-            continue
-        t = None
-        for level, kind, payload in anc:
-            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
-                sec, nsec = struct.unpack("@qq", payload[:16])
-                t = sec * 1000000000 + nsec
-        ihl = (data[0] & 15) * 4
-        dport, ulen = struct.unpack_from("!2xHH", data, ihl)
-        rtp = data[ihl + 8:]
-        if len(rtp) < 12:
-            continue
-        pt, seq, ts, ssrc = rtp[1] & 0x7f, *struct.unpack_from("!HII", rtp, 2)
-        off = 12 + 4 * (rtp[0] & 0x0F)
-        if rtp[0] & 0x10 and len(rtp) >= off + 4:
-            off += 4 + 4 * struct.unpack_from("!H", rtp, off + 2)[0]
-        rows.append((t, dport, pt, seq, ts, ssrc, ulen - 8, rtp[1] >> 7,
-                     rtp[off:off + 16].hex()))
-    packets, drops = struct.unpack("II", s.getsockopt(SOL_PACKET, PACKET_STATISTICS, 8))
-    with gzip.open(a.out, "wt") as f:
-        f.write("# capture drops %d (socket statistics: %d packets since the last read)\n"
-                % (drops, packets))
-        w = csv.writer(f)
-        w.writerow(["arrival_ns", "port", "pt", "seq", "rtptime", "ssrc", "bytes", "marker",
-                    "payload_head"])
-        w.writerows(rows)
-    print(json.dumps({"captured": len(rows), "capture_drops": drops}), flush=True)
-    return 0
-
-
 # ---------------------------------------------------------------- analysis
 
 def bins(events, window=WINDOW_NS):
@@ -340,15 +264,6 @@ def bins(events, window=WINDOW_NS):
     for t, size in events:
         out[(t - t0) // window] += size
     return out
-
-
-def read_capture(path):
-    with gzip.open(path, "rt") as f:
-        first = f.readline()
-        drops = int(first.split()[3]) if first.startswith("# capture drops") else 0
-        rows = [tuple(int(x) for x in r[:8]) + (bytes.fromhex(r[8]),)
-                for r in csv.reader(f) if r and r[0].isdigit()]
-    return rows, drops
 
 
 def load_receive_video():
@@ -612,7 +527,7 @@ def one_run(case, rep, a, tools, outdir, on_wait=None):
         if bed.skipped:
             raise RuntimeError("this path needs what the machine lacks: " +
                                ", ".join(bed.skipped))
-        cap = bed.start(bed.rx, [run.PY, me, "capture", "--src", SERVER_ADDR, "--out",
+        cap = bed.start(bed.rx, [run.PY, capture.__file__, "--src", SERVER_ADDR, "--out",
                                  cap_path], stdout=subprocess.PIPE, stderr=tools)
         if not run.wait_line(cap, "ready", 10):
             raise RuntimeError("capture did not start")
@@ -720,7 +635,7 @@ def analyse_files(outdir, case, rep, a):
         server = json.load(f)
     with gzip.open(run_file(outdir, "client", case, rep), "rt") as f:
         client_out = json.load(f)
-    cap_rows, cap_drops = read_capture(run_file(outdir, "capture", case, rep))
+    cap_rows, cap_drops = capture.read(run_file(outdir, "capture", case, rep))
     return analyse(server, client_out, cap_rows, cap_drops, server["group_max_rate"],
                    a.skip, bool(server.get("fec")))
 
@@ -824,7 +739,7 @@ def main(argv=None):
     runargs = []
     if "--" in argv:
         runargs, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
-    if argv and argv[0] in ("serve", "client", "capture"):
+    if argv and argv[0] in ("serve", "client"):
         p = argparse.ArgumentParser(prog="group_rtsp.py " + argv[0])
         p.add_argument("--out", required=True)
         if argv[0] == "serve":
@@ -838,12 +753,10 @@ def main(argv=None):
             p.add_argument("--url", required=True)
             p.add_argument("--seconds", type=float, default=20.0)
             p.add_argument("--layout", required=True)
-        else:
-            p.add_argument("--src", default=SERVER_ADDR)
         a = p.parse_args(argv[1:])
         if argv[0] == "serve":
             a.fec = "" if a.fec == "none" else a.fec
-        return {"serve": serve, "client": client, "capture": capture}[argv[0]](a)
+        return {"serve": serve, "client": client}[argv[0]](a)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=__doc__.split("\n\n", 1)[1])

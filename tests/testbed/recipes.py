@@ -53,6 +53,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "examples"))
 sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+import capture  # noqa: E402
 import compare  # noqa: E402
 import metrics  # noqa: E402
 import run  # noqa: E402
@@ -61,6 +62,7 @@ import videorecipes  # noqa: E402
 SEND = os.path.join(ROOT, "examples", "send-video")
 RECEIVE = os.path.join(ROOT, "examples", "receive-video")
 PORT = 5000
+SENDER_ADDR = "10.0.1.2"    # sv's address (netbed.sh)
 CASES = ["bursty", "tbf", "paced", "capped", "bursty-fec5x5", "bursty-rtx", "paced-fec5x5",
          "capped-fec5x5",
          "paced-fec10x10", "paced-ulpfec", "paced-rtx", "capped-rtx", "capped-rtx-adapt"]
@@ -85,7 +87,7 @@ COLUMNS = ["time", "case", "recipe", "tcp_flows", "rep", "status", "router", "aq
            "web_objects", "web_mbps", "web_fct_p50_ms", "web_fct_p90_ms",
            "bottleneck_drops", "bottleneck_marks", "sv_qdisc_drops", "st_qdisc_drops",
            "router_late_p99_ms", "router_late_max_ms", "cpu_busy", "cpu_steal",
-           "waited_idle_s"]
+           "waited_idle_s", "capture_drops"]
 
 
 def split_case(case):
@@ -159,6 +161,13 @@ def figures(tx, rx):
     }
 
 
+def capture_path(out, case, tcp, rep, where):
+    """The --capture file of run (case, tcp, rep) in out: where "sv" (the RTP that left the
+    sender) or "rx" (what reached the receiver)."""
+    name = "".join(c if c.isalnum() or c in "-_.@" else "_" for c in case)
+    return os.path.join(out, "captures", "%s-tcp%d-rep%d-%s.csv.gz" % (name, tcp, rep, where))
+
+
 def one_run(case, tcp, rep, a, tools, work, on_wait=None):
     """One run of CASE with TCP flows; returns (row, {sender, receiver JSON})."""
     recipe, fixed_latency = ("bursty", None) if case == "tbf" else split_case(case)
@@ -199,6 +208,16 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
         if a.source:
             tx_cmd += ["--source", a.source]
         tx_cmd += app_options(case)
+        caps = []
+        if a.capture:
+            os.makedirs(os.path.join(a.out, "captures"), exist_ok=True)
+            for ns, where, extra in ((bed.sv, "sv", ["--outgoing"]), (bed.rx, "rx", [])):
+                caps.append(bed.start(ns, [run.PY, capture.__file__, "--src", SENDER_ADDR,
+                                           "--dport", str(PORT), "--out",
+                                           capture_path(a.out, case, tcp, rep, where)] + extra,
+                                      stdout=subprocess.PIPE, stderr=tools))
+                if not run.wait_line(caps[-1], "ready", 10):
+                    raise RuntimeError("capture did not start")
         q0, cpu0 = bed.qdisc_stats(), run.cpu_times()
         sender = bed.start(bed.sv, tx_cmd, stdout=subprocess.PIPE, stderr=tools, env=env)
         cross.video_started()
@@ -206,6 +225,10 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
         row["cpu_busy"], row["cpu_steal"] = run.cpu_busy_since(cpu0)
         q1 = bed.qdisc_stats()
         rx_out, _ = receiver.communicate(timeout=args.warmup + args.duration + 60)
+        for cap in caps:
+            cap.send_signal(signal.SIGTERM)
+            got = last_json(cap.communicate(timeout=30)[0]) or {}
+            row["capture_drops"] = row.get("capture_drops", 0) + got.get("capture_drops", 0)
         row.update(cross.finish(timeout=args.warmup + args.duration + 30))
     tx, rx = last_json(tx_out), last_json(rx_out)
     if sender.returncode or tx is None:
@@ -361,6 +384,10 @@ def main():
                     help="the case the criterion is checked for (default: the recipe "
                          "'recommended' stands for)")
     ap.add_argument("--out", help="directory for recipes.csv, runs.jsonl and table.md")
+    ap.add_argument("--capture", action="store_true",
+                    help="with --out: every RTP packet to the receiver's port as it left sv "
+                         "and as it reached rx (capture.py, kernel timestamps), in "
+                         "OUT/captures/CASE-tcpN-repR-{sv,rx}.csv.gz; rtxloss.py reads them")
     ap.add_argument("--log", metavar="FILE", help="the tools' output (default: a new "
                     "/tmp/rtpburstpace-recipes-<date>-<time>.log)")
     ap.add_argument("--from-runs", metavar="FILE",
@@ -371,6 +398,8 @@ def main():
         return 0
     if a.quick:
         a.reps, a.duration = 1, 8.0
+    if a.capture and not a.out:
+        ap.error("--capture needs --out")
     a.tcp = [int(x) for x in a.tcp.split(",")]
     # "recommended" runs as the recipe it stands for (KeyError on an unknown one)
     # ("RECIPE@MS": that recipe with the receiver's latency fixed at MS)
