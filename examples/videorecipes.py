@@ -49,11 +49,16 @@ reports in its RTCP receiver reports about the media (before any
 retransmission) and sets x264enc's `bitrate` and the element's `max-rate`
 (ADAPT_CAP_FACTOR x the encoder's rate) from it every half second, with the
 loss-based controller of Google Congestion Control (ratecontrol.py): down by
-half the loss above 10 %, up 5 % below 2 %, never above the configured
-bitrate nor below ADAPT_MIN_SHARE of it.  Against a TCP that does not slow
-down for losses (BBR) a stream at its full rate loses 13-18 % of its packets
-and most retransmissions; at a lower rate it has fewer packets per frame and
-keyframe to lose (docs/results.md, section 10).
+half the loss above 10 %, up 5 % below 2 % but at most once per ten round
+trips, never above the configured bitrate nor below ADAPT_MIN_SHARE of it.
+It starts at ADAPT_START_SHARE of the configured bitrate and goes to the
+configured one as soon as the first round trip shows room for three
+retransmission rounds (ADAPT_FULL_RATE_RTT_MS).  Against a TCP that does not
+slow down for losses (BBR) a stream at its full rate loses 13-18 % of its
+packets and most retransmissions; at a lower rate it has fewer packets per
+frame and keyframe to lose (docs/results.md, section 10); and every rise of
+its rate is answered by as long a loss episode as the competitor keeps its
+measured rate, ten round trips (section 17).
 
 Latency (receiver jitterbuffer, rtpbin latency): 100 ms covers the element's
 spread of a frame (0.9 frame period, 36 ms at 25 fps) and loopback or LAN
@@ -125,6 +130,9 @@ FEC_GROUP = "group=send-video-fec group-max-rate=6000000"
 #: (CAP_PROPS: 6 Mbit/s for the default source's 4 Mbit/s).
 ADAPT_MIN_SHARE = 0.25
 ADAPT_CAP_FACTOR = 1.5
+#: ... and the share of it they start at (ADAPT_FULL_RATE_RTT_MS: where they go to the
+#: configured rate at once).
+ADAPT_START_SHARE = 0.25
 
 #: The receiver's base jitterbuffer latency (ms), see the module docstring.
 BASE_LATENCY_MS = 100
@@ -217,6 +225,17 @@ RTX_LATENCY_ROUNDS = 3
 RTX_LATENCY_MAX_MS = 400
 RTX_LATENCY_STEP_MS = 10
 RTX_LATENCY_SETTLE_S = 5.0
+#: The "-adapt" recipes start at ADAPT_START_SHARE of the encoder's rate and go to the
+#: configured rate at once if the first round trip (ms, the sender's RTCP measurement) is
+#: at most this: the one at which RTX_LATENCY_ROUNDS retransmission rounds still fit in
+#: RTX_LATENCY_MAX_MS (rtx_latency_ms), so that the losses of joining a full queue are
+#: repaired.  On a longer path the rate grows from the start by ratecontrol's rule (up 5 %
+#: at most once per ten round trips).  Beside BBR at RTT 100 ms through a 125-packet queue,
+#: starting at the configured rate kept 75-80 % of the frames intact (at the start, 2-2.5 s
+#: of 25-50 % loss, as long as BBR keeps the rate it had measured), starting at a quarter
+#: 89-100 % (docs/results.md, section 17).
+ADAPT_FULL_RATE_RTT_MS = (RTX_LATENCY_MAX_MS - RTX_LATENCY_SENDER_MS -
+                          RTX_LATENCY_DETECT_MS) / RTX_LATENCY_ROUNDS
 #: Where retransmissions are lost too, more rounds: as many as it takes for
 #: a packet to stay lost in at most this share of the cases when each
 #: request fails with the share of requests that failed (RtxFailures:
@@ -585,7 +604,8 @@ def _recipes():
                 r = table[base]
                 add(r._replace(name=base + "-adapt", adapt=True, summary=(
                     r.summary.split("; keyframe request")[0] + "; the encoder's bit rate and "
-                    "the cap follow the loss in the receiver's reports (ratecontrol.py)")))
+                    "the cap follow the loss in the receiver's reports, starting from a "
+                    "quarter where the round trip is long (ratecontrol.py)")))
         if mode == "paced":
             add(Recipe("%s-rtx-behind-pass" % mode, paced, True,
                        ((props + " ") if props else "") + "pace-repair=false", "rtx",

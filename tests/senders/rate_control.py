@@ -2,7 +2,8 @@
 """examples/ratecontrol.py: the loss-based rate control of the -adapt recipes.
 
 Exact values of LossRateControl (draft-ietf-rmcat-gcc-02, section 6: down by half the loss
-above 10 %, up 5 % below 2 %, unchanged between, within [min, configured]), of interval_loss
+above 10 %, up 5 % below 2 %, unchanged between, within [min, configured]; with a round trip,
+at most one increase per increase_rounds round trips from the last change), of interval_loss
 and of report_blocks on RTCP packets built here byte by byte (SR and RR with report blocks,
 negative cumulative loss, a compound packet, truncated input); then, when PyGObject and
 GStreamer are there, the same report blocks out of a real rtpbin: a sender and a receiver
@@ -64,6 +65,48 @@ def arithmetic():
     check(il((10, 1000), (12, 990)) is None, "sequence going back: None")
     check(il((10, 1000), (8, 1100)) == 0.0, "fewer lost than before (duplicates): 0")
     check(il((0, 0), (500, 100)) == 1.0, "more lost than expected: at most 1")
+
+
+def increase_rounds():
+    """At most one increase per increase_rounds round trips, counted from the last change."""
+    c = ratecontrol.LossRateControl(4000, 1000, increase_rounds=10)
+    check(close(c.update(0.2, 0.0, 0.25), 3600.0), "t=0: loss 20 %: down to 3600")
+    check(close(c.update(0.0, 0.5, 0.25), 3600.0),
+          "t=0.5: loss 0, 0.5 s since the change < 10 x 0.25 s: unchanged")
+    check(close(c.update(0.0, 2.0, 0.25), 3600.0), "t=2.0: still unchanged")
+    check(close(c.update(0.0, 2.5, 0.25), 3780.0), "t=2.5: ten round trips on: up 5 %")
+    check(close(c.update(0.0, 3.0, 0.25), 3780.0), "t=3.0: counted from that increase")
+    check(close(c.update(0.0, 3.0, 0.05), 3969.0), "a round trip of 50 ms: 0.5 s is enough")
+    check(close(c.update(0.0, 3.2, 0.05), 3969.0), "... and 0.2 s is not")
+    check(close(c.update(0.05, 9.0, 0.25), 3969.0), "loss 5 %: unchanged however long")
+    check(close(c.update(0.3, 9.5, 0.25), 3969.0 * 0.85), "loss 30 %: down at once")
+    check(close(c.update(0.0, 9.5, None), 3969.0 * 0.85 * 1.05),
+          "no round trip yet: up at every update (GCC's rule)")
+    f = ratecontrol.LossRateControl(1000, 1000, 4000, full_rtt=0.09)
+    check(close(f.update(0.0, 0.5, None), 1050.0), "full_rtt: no round trip yet, up 5 %")
+    check(close(f.update(0.0, 1.0, 0.02), 4000.0), "the first round trip 20 ms <= 90 ms: "
+          "at the configured rate at once")
+    check(close(f.update(0.3, 1.5, 0.02), 3400.0), "then the loss rule: 30 %: down to 3400")
+    check(close(f.update(0.0, 2.0, 0.25), 3400.0), "only the first round trip jumps")
+    g = ratecontrol.LossRateControl(1000, 1000, 4000, full_rtt=0.09)
+    check(close(g.update(0.0, 0.5, 0.25), 1000.0), "the first round trip 250 ms > 90 ms: "
+          "stays at the start (and the next increase ten round trips on)")
+    check(close(g.update(0.0, 1.0, 0.02), 1050.0), "a shorter one later does not jump (up "
+          "5 %: ten of its round trips since the last update)")
+    check(close(g.update(0.15, 1.5, 0.25), 1000.0), "loss 15 %: never below the minimum")
+    h = ratecontrol.LossRateControl(1000, 1000, 4000, full_rtt=0.09)
+    check(close(h.update(0.2, 0.5, 0.02), 3600.0), "a short first round trip with loss 20 %: "
+          "up to 4000, then down by half the loss")
+    d = ratecontrol.LossRateControl(4000, 1000, increase_rounds=0)
+    d.update(0.2, 0.0, 0.25)
+    check(close(d.update(0.0, 0.5, 0.25), 3780.0), "increase_rounds 0: up at every update")
+    e = ratecontrol.LossRateControl(4000, 1000)
+    check(e.increase_rounds == ratecontrol.INCREASE_ROUNDS == 10, "ten round trips by default")
+    try:
+        ratecontrol.LossRateControl(4000, 1000, increase_rounds=-1)
+        check(False, "negative increase_rounds refused")
+    except ValueError:
+        check(True, "negative increase_rounds refused")
 
 
 def block(ssrc, lost, ext_seq):
@@ -146,7 +189,10 @@ def rtpbin_loopback():
     enc, pay = tx.get_by_name("enc"), tx.get_by_name("pay")
     follower = ratecontrol.RateFollower(
         tx.get_by_name("rb").emit("get-internal-session", 0),
-        lambda: pay.get_property("stats").get_value("ssrc"), enc, None, 100, 1.5)
+        lambda: pay.get_property("stats").get_value("ssrc"), enc, None, 100, 1.5,
+        start_share=0.5, full_rtt=0.1)
+    check(enc.get_property("bitrate") == 400, "started at half the configured 800: %d"
+          % enc.get_property("bitrate"))
     rx.set_state(Gst.State.PLAYING)
     tx.set_state(Gst.State.PLAYING)
     start = time.monotonic()
@@ -161,8 +207,16 @@ def rtpbin_loopback():
         time.sleep(0.02)
     tx.set_state(Gst.State.NULL)
     rx.set_state(Gst.State.NULL)
-    print("  history (s, loss, kbit/s): %s" % follower.history)
+    print("  history (s, loss, kbit/s, round trip ms): %s" % follower.history)
     losses = [h[1] for h in follower.history]
+    rtts = [h[3] for h in follower.history if h[3] is not None]
+    check(rtts and all(0 < r < 100 for r in rtts),
+          "the round trip read from the session's sources, on loopback under 100 ms: %s"
+          % rtts[:3])
+    first = [h for h in follower.history if h[3] is not None][:1]
+    check(first and first[0][2] > 400,
+          "with that round trip under full_rtt the first update went to the configured "
+          "rate first (then down for the loss): %s" % first)
     check(len(losses) >= 4, "the sender saw %d updates from the receiver's reports in 6 s "
           "(at least 4)" % len(losses))
     med = sorted(losses)[len(losses) // 2] if losses else -1
@@ -174,6 +228,7 @@ def rtpbin_loopback():
 
 def main():
     arithmetic()
+    increase_rounds()
     parsing()
     rc = rtpbin_loopback()
     print("FAIL" if failures else "PASS")
