@@ -8,7 +8,7 @@ and the competitor (none, the TCP flow's congestion control, web users) come fro
 rows, the source from --source LABEL=DIR (default: "default", send-video's own).
 Per case and number of TCP flows, medians over the runs: frames intact (and each run's),
 packet loss on the way, loss after repair, overhead (repair packets over media),
-the receiver latency the runs ended at (lowest-highest), the competitor's rate
+the sender's rate (RTP packets sent, repair included, Mbit/s), the receiver latency the runs ended at (lowest-highest), the competitor's rate
 (iperf3's or the web users'), and the most CPU the hypervisor took in any run (steal).
 Reads files only; runs nothing.
 """
@@ -53,6 +53,7 @@ def summarise(rows):
                                    ", ".join("%.1f" % (100 * x) for x in intact)),
         "loss": pct(med("net_loss")), "after": pct(med("residual_loss")),
         "overhead": pct(med("overhead")),
+        "sent": "%.2f" % med("video_mbps") if med("video_mbps") is not None else "—",
         "latency": ("%d" % lat[0] if lat[0] == lat[-1] else "%d-%d" % (lat[0], lat[-1]))
         if lat else "",
         "competitor": "%.2f" % comp if comp is not None else "—",
@@ -71,8 +72,8 @@ def main():
         label, _, d = s.partition("=")
         sources[os.path.normpath(d)] = label
     print("| path | competitor | source | case | frames intact (runs) | packet loss | "
-          "after repair | overhead | latency ms | competitor Mbit/s | steal |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "after repair | overhead | sent Mbit/s | latency ms | competitor Mbit/s | steal |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for d in args.dirs:
         try:
             rows = [r for r in csv.DictReader(open(os.path.join(d, "recipes.csv")))
@@ -87,10 +88,11 @@ def main():
         for case, tcp in keys:
             runs = [r for r in rows if r["case"] == case and r["tcp_flows"] == tcp]
             s = summarise(runs)
-            print("| %s | %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s |" % (
+            print("| %s | %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 path_label(runs[0]), competitor(runs[0]),
                 sources.get(os.path.normpath(d), "default"), case, s["intact"], s["loss"],
-                s["after"], s["overhead"], s["latency"], s["competitor"], s["steal"]))
+                s["after"], s["overhead"], s["sent"], s["latency"], s["competitor"],
+                s["steal"]))
     return 0
 
 

@@ -21,10 +21,14 @@ a media packet that did not arrive (RFC 4588's OSN).  Per run:
   by queue delay  the one-way delay of the last media packet that left sv before the
                   retransmission and arrived (sv -> rx, minus the smallest of the run): how full
                   the bottleneck queue was
-Prints a table of all runs pooled per case (runs of the same case added), then one line per run.
+Prints a table of all runs pooled per case (runs of the same case added), then one line per run;
+with --series MS, per run and MS-wide bin of the sender's time: the media's rate as it left
+sv, the media lost, the retransmissions sent and lost, and the median one-way delay above the
+run's smallest (the bottleneck queue).
 
   /usr/bin/python3 tests/testbed/rtxloss.py OUT [OUT ...]       # recipes.py --out dirs
   /usr/bin/python3 tests/testbed/rtxloss.py --json OUT          # the figures as JSON
+  /usr/bin/python3 tests/testbed/rtxloss.py --series 500 OUT    # and each run over time
 """
 import argparse
 import bisect
@@ -108,6 +112,41 @@ def analyse(sv_rows, rx_rows, window_ms=10.0, gap_ms=2.0):
             "items": items}
 
 
+def series(sv_rows, rx_rows, bin_ms):
+    """[(start s, media Mbit/s, media sent, media lost, rtx sent, rtx lost, queue ms)] per
+    bin_ms of the sender's time from its first packet; queue: the median one-way delay of the
+    bin's media that arrived, above the run's smallest (None: none arrived)."""
+    count = collections.Counter(r[5] for r in sv_rows)
+    if not count:
+        return []
+    media_ssrc = count.most_common(1)[0][0]
+    arrived = {}
+    for r in rx_rows:
+        arrived.setdefault((r[5], r[3]), r[0])
+    t0, width = sv_rows[0][0], int(bin_ms * 1e6)
+    bins = collections.defaultdict(lambda: [0, 0, 0, 0, 0, []])
+    for r in sv_rows:
+        b = bins[(r[0] - t0) // width]
+        got = arrived.get((r[5], r[3]))
+        if r[5] == media_ssrc:
+            b[0] += r[6]
+            b[1] += 1
+            b[2] += got is None
+            if got is not None:
+                b[5].append(got - r[0])
+        else:
+            b[3] += 1
+            b[4] += got is None
+    base = min((min(b[5]) for b in bins.values() if b[5]), default=0)
+    out = []
+    for k in range(max(bins) + 1 if bins else 0):
+        b = bins.get(k, [0, 0, 0, 0, 0, []])
+        d = sorted(b[5])
+        out.append((k * bin_ms / 1000.0, b[0] * 8 / (bin_ms / 1000.0) / 1e6, b[1], b[2],
+                    b[3], b[4], (d[len(d) // 2] - base) / 1e6 if d else None))
+    return out
+
+
 def summary(items, media):
     around_n = sum(i["around_n"] for i in items)
     around_lost = sum(i["around_lost"] for i in items)
@@ -173,6 +212,8 @@ def main(argv=None):
     p.add_argument("--window", type=float, default=10.0, help="ms either side (default 10)")
     p.add_argument("--gap", type=float, default=2.0, help="ms between a burst's packets")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--series", type=float, metavar="MS",
+                   help="also each run over time, in bins of MS")
     a = p.parse_args(argv)
     per_case, per_run = collections.OrderedDict(), []
     for out in a.outs:
@@ -182,7 +223,8 @@ def main(argv=None):
             if r is None:
                 continue
             key = "%s %s tcp%d" % (os.path.basename(os.path.normpath(out)), case, tcp)
-            per_run.append((key, rep, r, sv_drops + rx_drops))
+            per_run.append((key, rep, r, sv_drops + rx_drops,
+                            series(sv_rows, rx_rows, a.series) if a.series else None))
             c = per_case.setdefault(key, {"items": [], "media": [0, 0], "runs": 0})
             c["items"] += r["items"]
             c["media"][0] += r["media"]["lost"]
@@ -198,11 +240,15 @@ def main(argv=None):
         return 0
     print(table(pooled))
     print()
-    for key, rep, r, drops in per_run:
+    for key, rep, r, drops, ser in per_run:
         s = summary(r["items"], r["media"])
         print("%s rep %d: media loss %s, rtx loss %s, media around rtx %s%s" % (
             key, rep, pct(s["media"]), pct(s["rtx"]), pct(s["media_around"]),
             ", CAPTURE DROPS %d" % drops if drops else ""))
+        for t, mbps, n, lost, rtx, rtx_lost, queue in ser or []:
+            print("  %6.2f s  media %5.2f Mbit/s  %4d sent, %5.1f %% lost  rtx %3d sent, "
+                  "%3d lost  queue %s ms" % (t, mbps, n, 100.0 * lost / n if n else 0.0, rtx,
+                                            rtx_lost, "—" if queue is None else "%.0f" % queue))
     return 0
 
 

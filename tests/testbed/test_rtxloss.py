@@ -7,7 +7,8 @@ one more packet of the retransmission SSRC repairs nothing (its OSN arrived) and
 count.  Expected: media 20 of 300 lost, retransmissions 5 of 10; by position in the burst
 1st 0/1, 2nd-4th 0/3, 5th-10th 5/6; media within 10 ms of the retransmissions 100 of 205
 (the ten lost at 200-209 around each, 21 or 20 sent around each); the original left
-190.5-195 ms before its retransmission; the queue (one-way delay above the smallest) 0.
+190.5-195 ms before its retransmission; the queue (one-way delay above the smallest) 0; and
+the same per 100 ms bin (--series).
 Reads and writes a temporary directory only (< 1 s).
 """
 import gzip
@@ -81,6 +82,14 @@ def main():
     check(since == {"150-200": 10}, "the originals left 150-200 ms before: %s" % since)
     queue = {k: v["n"] for k, v in s["by_queue_ms"].items() if v["n"]}
     check(queue == {"0-25": 10}, "no queue: %s" % queue)
+
+    ser = rtxloss.series(sv, rx, 100)
+    got = [(round(t, 1), n, lost, rtx, rtx_lost) for t, _m, n, lost, rtx, rtx_lost, _q in ser]
+    check(got == [(0.0, 100, 10, 0, 0), (0.1, 100, 0, 0, 0), (0.2, 100, 10, 11, 5)],
+          "series per 100 ms: media sent and lost, packets of other SSRCs sent and lost: %s"
+          % got)
+    check(all(q == 0 for *_x, q in ser) and abs(ser[0][1] - 8.0) < 1e-9,
+          "series: no queue; 100 packets of 1000 B in 100 ms = 8 Mbit/s")
 
     with tempfile.TemporaryDirectory() as d:
         os.makedirs(os.path.join(d, "captures"))
