@@ -15,24 +15,26 @@ bounded by [min_kbps, max_kbps] (max_kbps: the encoder's configured target; the 
 asks for more than the user configured).
 
 One change to GCC's rule: **the rate goes up at most once per INCREASE_ROUNDS round trips**
-(the round trip from the same reports; at least once per update where it is short).  A
-competitor that keeps the rate it measured for several round trips (BBR's bandwidth filter
-spans ten) only gives room back that long after the stream took it; a stream that grows faster
-overruns the bottleneck for as long, and beside BBR through a one-BDP drop-tail queue at RTT
-100 ms that was 2-2.5 s of 20-50 % loss after each climb back to the configured rate, too deep
-for retransmissions to repair (docs/results.md, section 17).  Where the round trip is short
-(< PERIOD_S / INCREASE_ROUNDS) nothing changes.
+(the round trip from the same reports; at every update where ten round trips are shorter
+than PERIOD_S).  A competitor that keeps the rate it measured for several round trips (BBR's
+bandwidth filter spans ten) only gives room back that long after the stream took it; a stream
+that grows faster overruns the bottleneck for as long.  Beside BBR through a one-BDP drop-tail
+queue at RTT 100 ms, after the first 5 s of a run, 7 s with more than 10 % of the media lost
+in 3 runs with GCC's rule, 2-3 s with this one (docs/results.md, section 17).
 
 And **a stream may start below its configured rate** (RateFollower's start_share; libwebrtc
 starts at 300 kbit/s): joining a queue that a loss-blind competitor holds full costs the
-stream, for as long as that competitor remembers the room it had, the share of the packets
-that its rate adds to the link's load.  Where the round trip leaves room for several
-retransmission rounds within the receiver's latency (full_rtt), such losses are repaired
-and the rate goes to the configured one as soon as the first report gives the round trip;
-where it does not, the stream grows from its start by the rule above.  `LossRateControl` is the arithmetic alone;
-`RateFollower` applies it once per PERIOD_S to an encoder's `bitrate` (kbit/s, as x264enc
-has it) and the rate cap of rtpburstpace (`max-rate` = cap_factor x the encoder's rate), from
-the report blocks about the stream in the RTCP that rtpbin's session receives.
+stream, for as long as that competitor remembers the room it had (2-2.5 s in that cell), about
+the share that its rate adds to the link's load, too deep a loss for retransmissions to
+repair.  Where the round trip leaves room for several retransmission rounds within the
+receiver's latency (full_rtt), such losses are repaired and the rate goes to the configured
+one as soon as the first report gives the round trip; where it does not, the stream grows
+from its start by the rule above.
+
+`LossRateControl` is the arithmetic alone; `RateFollower` applies it once per PERIOD_S to an
+encoder's `bitrate` (kbit/s, as x264enc has it) and the rate cap of rtpburstpace (`max-rate` =
+cap_factor x the encoder's rate), from the report blocks about the stream in the RTCP that
+rtpbin's session receives.
 """
 
 import threading
@@ -72,10 +74,9 @@ class LossRateControl:
     def update(self, loss, now=None, rtt=None):
         """Applies one report of `loss` (0..1, the fraction lost since the previous one) at
         `now` (seconds since the stream's start) with the round trip `rtt` (seconds) the
-        reports give;
-        without both, every low loss is an increase (GCC's rule).  With full_rtt, the first
-        round trip of at most full_rtt seconds takes the rate to max_kbps first (see
-        RateFollower)."""
+        reports give; without both, every low loss is an increase (GCC's rule).  With
+        full_rtt, the first round trip of at most full_rtt seconds takes the rate to max_kbps
+        first (see RateFollower)."""
         if not 0.0 <= loss <= 1.0:
             raise ValueError("loss %r is not a fraction" % (loss,))
         before = self.kbps
