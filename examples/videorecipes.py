@@ -56,9 +56,9 @@ configured one as soon as the first round trip shows room for three
 retransmission rounds (ADAPT_FULL_RATE_RTT_MS).  Against a TCP that does not
 slow down for losses (BBR) a stream at its full rate loses 13-18 % of its
 packets and most retransmissions; at a lower rate it has fewer packets per
-frame and keyframe to lose (docs/results.md, section 10); and every rise of
-its rate is answered by as long a loss episode as the competitor keeps its
-measured rate, ten round trips (section 17).
+frame and keyframe to lose (docs/results.md, section 10); and joining the
+link, or raising its rate, overloads it for as long as the competitor keeps
+the rate it measured, ten round trips (section 17).
 
 Latency (receiver jitterbuffer, rtpbin latency): 100 ms covers the element's
 spread of a frame (0.9 frame period, 36 ms at 25 fps) and loopback or LAN
