@@ -44,7 +44,7 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 import capture  # noqa: E402
 
-POSITIONS = [(0, 0, "1st"), (1, 3, "2nd-4th"), (4, 9, "5th-10th"), (10, 10 ** 9, "later")]
+POSITIONS = [(0, 1, "1st"), (1, 4, "2nd-4th"), (4, 10, "5th-10th"), (10, 10 ** 9, "later")]
 SINCE_MS = [(0, 150), (150, 200), (200, 250), (250, 300), (300, 400), (400, 10 ** 9)]
 QUEUE_MS = [(0, 25), (25, 75), (75, 125), (125, 10 ** 9)]
 
@@ -54,26 +54,34 @@ def ratio(lost, n):
 
 
 def binned(items, bins, key):
-    """{label: ratio} of (value, lost) items by bins [(lo, hi[, label])]."""
+    """{label: ratio} of (value, lost) items by bins [(lo, hi[, label])], lo <= key < hi."""
     out = {}
     for b in bins:
         lo, hi = b[0], b[1]
         label = b[2] if len(b) > 2 else ("%d-%d" % (lo, hi) if hi < 10 ** 9 else ">%d" % lo)
-        sel = [lost for v, lost in items if lo <= key(v) <= hi] if len(b) > 2 else \
-            [lost for v, lost in items if lo <= key(v) < hi]
+        sel = [lost for v, lost in items if lo <= key(v) < hi]
         out[label] = ratio(sum(sel), len(sel))
     return out
 
 
-def analyse(sv_rows, rx_rows, window_ms=10.0, gap_ms=2.0):
-    """The figures of one run from the two captures' rows."""
+def match(sv_rows, rx_rows):
+    """(media SSRC: the one with the most packets sent, {(ssrc, seq): first arrival at rx})
+    of one run's captures, or None when nothing was sent."""
     count = collections.Counter(r[5] for r in sv_rows)
     if not count:
         return None
-    media_ssrc = count.most_common(1)[0][0]
     arrived = {}
     for r in rx_rows:
         arrived.setdefault((r[5], r[3]), r[0])
+    return count.most_common(1)[0][0], arrived
+
+
+def analyse(sv_rows, rx_rows, window_ms=10.0, gap_ms=2.0):
+    """The figures of one run from the two captures' rows."""
+    matched = match(sv_rows, rx_rows)
+    if matched is None:
+        return None
+    media_ssrc, arrived = matched
     media = [(r[0], r[3]) for r in sv_rows if r[5] == media_ssrc]      # (sent, seq)
     media_lost = [(t, (media_ssrc, seq) not in arrived) for t, seq in media]
     media_sent_at = {}
@@ -116,13 +124,10 @@ def series(sv_rows, rx_rows, bin_ms):
     """[(start s, media Mbit/s, media sent, media lost, rtx sent, rtx lost, queue ms)] per
     bin_ms of the sender's time from its first packet; queue: the median one-way delay of the
     bin's media that arrived, above the run's smallest (None: none arrived)."""
-    count = collections.Counter(r[5] for r in sv_rows)
-    if not count:
+    matched = match(sv_rows, rx_rows)
+    if matched is None:
         return []
-    media_ssrc = count.most_common(1)[0][0]
-    arrived = {}
-    for r in rx_rows:
-        arrived.setdefault((r[5], r[3]), r[0])
+    media_ssrc, arrived = matched
     t0, width = sv_rows[0][0], int(bin_ms * 1e6)
     bins = collections.defaultdict(lambda: [0, 0, 0, 0, 0, []])
     for r in sv_rows:
