@@ -270,16 +270,30 @@ seq_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 }
 
 static void
-add_seq_probe (GstElement * sink, SeqCheck * c)
+seq_check_init (SeqCheck * c)
 {
-  GstPad *pad = gst_element_get_static_pad (sink, "sink");
-
   g_mutex_init (&c->lock);
   c->last_seq = -1;
   c->n = c->gaps = c->reordered = 0;
+}
+
+/* Checks what reaches @element's sink pad; several elements may feed one
+ * SeqCheck. */
+static void
+watch_sink_pad (GstElement * element, SeqCheck * c)
+{
+  GstPad *pad = gst_element_get_static_pad (element, "sink");
+
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
       GST_PAD_PROBE_TYPE_BUFFER_LIST, seq_probe, c, NULL);
   gst_object_unref (pad);
+}
+
+static void
+add_seq_probe (GstElement * sink, SeqCheck * c)
+{
+  seq_check_init (c);
+  watch_sink_pad (sink, c);
 }
 
 static void
@@ -303,20 +317,54 @@ check_no_error (GstElement * pipeline)
     "video/x-raw,format=UYVY,width=64,height=48,framerate=50/1 ! " \
     "rtpvrawpay mtu=400 name=pay"
 
+/* A blocking probe that says when it holds the payloader's thread. */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean blocked;
+} Block;
+
 static GstPadProbeReturn
 block_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
+  Block *b = user_data;
+
+  g_mutex_lock (&b->lock);
+  b->blocked = TRUE;
+  g_cond_broadcast (&b->cond);
+  g_mutex_unlock (&b->lock);
   return GST_PAD_PROBE_OK;
+}
+
+/* Blocks @pad's data and waits until its thread is held there, outside
+ * the element downstream (up to 2 s); the probe's id. */
+static gulong
+block_and_wait (GstPad * pad, Block * b)
+{
+  gint64 deadline = g_get_monotonic_time () + 2 * G_TIME_SPAN_SECOND;
+  gulong id;
+
+  b->blocked = FALSE;
+  id = gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM |
+      GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST, block_probe,
+      b, NULL);
+  g_mutex_lock (&b->lock);
+  while (!b->blocked && g_cond_wait_until (&b->cond, &b->lock, deadline));
+  fail_unless (b->blocked, "the payloader did not reach the block");
+  g_mutex_unlock (&b->lock);
+  return id;
 }
 
 GST_START_TEST (test_relink_while_running)
 {
   GstElement *pipeline, *pay, *pacer, *sink;
   GstPad *paysrc;
-  SeqCheck check;
+  SeqCheck check, entered;
+  Block block;
   guint64 flushed = 0;
-  gulong block;
-  guint round;
+  guint round, seen_at_last_relink = 0;
+  guint16 tail;
 
   pipeline = gst_parse_launch (LIVE_SOURCE " ! rtpburstpace name=pacer ! "
       "fakesink name=sink sync=false", NULL);
@@ -325,13 +373,25 @@ GST_START_TEST (test_relink_while_running)
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   add_seq_probe (sink, &check);
   paysrc = gst_element_get_static_pad (pay, "src");
+  /* what reached the pacers' chain, to find what never reached the sink at
+   * the end, where no later packet shows a gap (a push into a pad already
+   * flushing reaches neither the probe nor the chain) */
+  seq_check_init (&entered);
+  pacer = gst_bin_get_by_name (GST_BIN (pipeline), "pacer");
+  watch_sink_pad (pacer, &entered);
+  gst_object_unref (pacer);
+  g_mutex_init (&block.lock);
+  g_cond_init (&block.cond);
 
   set_state_bounded (pipeline, GST_STATE_PLAYING);
   for (round = 0; round < 5; round++) {
+    gulong id;
+
     g_usleep (150 * 1000);
-    /* hold the payloader, take the pacer out, put a new one in */
-    block = gst_pad_add_probe (paysrc, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM,
-        block_probe, NULL, NULL);
+    /* hold the payloader, take the pacer out, put a new one in.  Held
+     * before the pacer stops: a payloader inside the pacer's chain would
+     * get FLUSHING, and the live source would stop for good */
+    id = block_and_wait (paysrc, &block);
     pacer = gst_bin_get_by_name (GST_BIN (pipeline), "pacer");
     /* stopped before it is unlinked: what it held is flushed and counted,
      * nothing is pushed into an unlinked pad */
@@ -342,20 +402,42 @@ GST_START_TEST (test_relink_while_running)
     gst_object_unref (pacer);
 
     pacer = gst_element_factory_make ("rtpburstpace", "pacer");
+    watch_sink_pad (pacer, &entered);
     gst_bin_add (GST_BIN (pipeline), pacer);
     fail_unless (gst_element_link_many (pay, pacer, sink, NULL));
     fail_unless (gst_element_sync_state_with_parent (pacer));
-    gst_pad_remove_probe (paysrc, block);
+    g_mutex_lock (&check.lock);
+    seen_at_last_relink = check.n;
+    g_mutex_unlock (&check.lock);
+    gst_pad_remove_probe (paysrc, id);
   }
   g_usleep (300 * 1000);
+  /* the end: the payloader held again and the pacer given time to send
+   * what it has, so that stopping interrupts no push (downstream flushing
+   * in the middle of a list: the element counts the whole list, see
+   * flushed-packets) */
+  block_and_wait (paysrc, &block);
+  g_usleep (100 * 1000);
   check_no_error (pipeline);
+  pacer = gst_bin_get_by_name (GST_BIN (pipeline), "pacer");
   set_state_bounded (pipeline, GST_STATE_NULL);
+  /* what the last pacer still held when the pipeline stopped */
+  flushed += test_stat (pacer, "flushed-packets");
+  gst_object_unref (pacer);
 
   fail_unless (check.n > 50, "only %u packets", check.n);
+  /* the stream went on after the last relink */
+  fail_unless (check.n > seen_at_last_relink, "nothing after the last relink");
   fail_unless_equals_int (check.reordered, 0);
-  /* what the removed elements held is the only loss */
-  fail_unless_equals_uint64 (check.gaps, flushed);
+  fail_unless_equals_int (entered.reordered, 0);
+  fail_unless_equals_int (entered.gaps, 0);
+  /* what the removed elements and the last one held is the only loss: the
+   * gaps, and the packets after the last one the sink saw */
+  tail = (guint16) (entered.last_seq - check.last_seq);
+  fail_unless_equals_uint64 ((guint64) check.gaps + tail, flushed);
 
+  g_mutex_clear (&block.lock);
+  g_cond_clear (&block.cond);
   gst_object_unref (paysrc);
   gst_object_unref (pay);
   gst_object_unref (sink);
