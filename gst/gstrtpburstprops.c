@@ -426,12 +426,14 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * has no room for yet waits until it has (group-rate-waits in the stats),
    * so over any interval the group sends at most this rate times its length
    * plus one push (one per #GstRtpBurstPace:priority in use), and a stream
-   * may use what the others leave.  Repair packets go ahead of their
-   * stream's media; pass-through members (#GstRtpBurstPace:pace FALSE) book
-   * without waiting, ahead of all.  The group's rate is the smallest its
-   * members set; booking never takes a lock (gst/rtpburstgroup.h).  Set it
-   * above the sum of the streams' rates: below, their queues grow until
-   * the chain blocks.  A frame whose pushes a synchronising sink in the
+   * may use what the others leave.  A push that leaves later than the link
+   * had it (its thread woke late, downstream held it) takes the link from
+   * when it returned, so that this holds at the times pushes leave.  Repair
+   * packets go ahead of their stream's media; pass-through members
+   * (#GstRtpBurstPace:pace FALSE) book without waiting, ahead of all.  The
+   * group's rate is the smallest its members set; booking never takes a
+   * lock (gst/rtpburstgroup.h).  Set it above the sum of the streams'
+   * rates: below, their queues grow until the chain blocks.  A frame whose pushes a synchronising sink in the
    * element's own thread holds (the first frame, before the element takes
    * that sink's latency) is paced by the sink: its pushes do not wait for
    * the rate, and their bytes are booked as a pass-through member's
@@ -454,9 +456,9 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * behind the pushes of lower ones waiting for the link; those wait for it
    * too.  A stream's repair packets rank above its media and below the
    * media of a higher priority; pass-through members (#GstRtpBurstPace:pace
-   * FALSE) rank above all.  A push already booked leaves when it was told,
-   * so the group may send one push per priority in use above its rate.
-   * Without a group rate it changes nothing.
+   * FALSE) rank above all.  A push of a lower priority already booked
+   * leaves only once the higher one has had its time on the link.  Without
+   * a group rate it changes nothing.
    */
   g_object_class_install_property (gobject_class, PROP_PRIORITY,
       g_param_spec_uint ("priority", "Priority",

@@ -311,6 +311,7 @@ struct _RtpBurstGroup
   guint64 max_rate;             /* the smallest member's, 0 = none */
   guint64 tat[RTP_BURST_GROUP_CLASSES]; /* clock time the bytes booked so
                                          * far in the class and above end */
+  guint64 left[RTP_BURST_GROUP_CLASSES];        /* ... the bytes that left */
   gpointer rate_clock;          /* the clock of those times */
 };
 
@@ -563,6 +564,103 @@ rtp_burst_group_book (RtpBurstGroup * group, gconstpointer clock,
   return RTP_BURST_GROUP_PLACED;
 }
 
+/* Raises one class's virtual time to at least @end (compare and exchange). */
+static void
+occupy_class (guint64 * tat, guint64 end)
+{
+  guint64 old = __atomic_load_n (tat, __ATOMIC_ACQUIRE);
+
+  while (old < end && !__atomic_compare_exchange_n (tat, &old, end, FALSE,
+          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+}
+
+/* The group's rate on @clock, or 0 (none, or another clock). */
+static guint64
+rate_on (RtpBurstGroup * group, gconstpointer clock)
+{
+  if (g_atomic_pointer_get (&group->rate_clock) != clock)
+    return 0;
+  return rtp_burst_group_max_rate (group);
+}
+
+/* The link is taken until @end in @klass and below: what is booked and
+ * what leaves from now on there comes after it. */
+static void
+occupy_until (RtpBurstGroup * group, guint klass, guint64 end)
+{
+  guint c;
+
+  for (c = 0; c <= klass; c++) {
+    occupy_class (&group->tat[c], end);
+    occupy_class (&group->left[c], end);
+  }
+}
+
+/**
+ * rtp_burst_group_claim:
+ * @clock: the member's clock; @now is its time
+ * @now: when a push booked (rtp_burst_group_book ()) would leave, its
+ *   release come
+ * @klass: the class it was booked in
+ * @until: (out): when FALSE, when the link is free for it
+ *
+ * The second half of a booking, as the push leaves: the link must be free
+ * of what has left before it in @klass and above (a push of another member
+ * that left later than it was told, one of a higher class that came in
+ * between).  Then TRUE, and the link is taken from @now for @bytes in
+ * @klass and every class below; else FALSE and the caller waits until
+ * *@until and claims again.  So pushes keep the rate between the times
+ * they leave, not only between the times they were told.  TRUE without a
+ * rate or on another clock.
+ */
+gboolean
+rtp_burst_group_claim (RtpBurstGroup * group, gconstpointer clock,
+    guint64 now, guint64 bytes, guint klass, guint64 * until)
+{
+  guint64 rate = rate_on (group, clock), old, end;
+
+  if (rate == 0)
+    return TRUE;
+  klass = MIN (klass, RTP_BURST_GROUP_CLASS_TOP);
+  end = rtp_burst_time_add (now, rtp_burst_rate_span (bytes, rate));
+  old = __atomic_load_n (&group->left[klass], __ATOMIC_ACQUIRE);
+  do {
+    if (old > now) {
+      *until = old;
+      return FALSE;
+    }
+  } while (!__atomic_compare_exchange_n (&group->left[klass], &old, end,
+          FALSE, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  occupy_until (group, klass, end);
+  return TRUE;
+}
+
+/**
+ * rtp_burst_group_occupy:
+ * @clock: the member's clock; @start is its time
+ * @start: when a push that took the link (rtp_burst_group_book (), or a
+ *   pass-through push) returned, or otherwise left
+ * @klass: the class it was booked in
+ *
+ * Takes the link for @bytes from @start on, in @klass and every class below
+ * (without a lock): a push that left later than it was told (its thread
+ * woke late, downstream held it) is followed by what is booked or leaves
+ * from now on only once its bytes' time has passed.  Bookings already made
+ * keep their times (rtp_burst_group_claim () holds their pushes back).
+ * Nothing happens without a rate or on another clock.
+ */
+void
+rtp_burst_group_occupy (RtpBurstGroup * group, gconstpointer clock,
+    guint64 start, guint64 bytes, guint klass)
+{
+  guint64 rate = rate_on (group, clock);
+
+  if (rate == 0)
+    return;
+  occupy_until (group, MIN (klass, RTP_BURST_GROUP_CLASS_TOP),
+      rtp_burst_time_add (start, rtp_burst_rate_span (bytes, rate)));
+}
+
 void
 rtp_burst_group_hold (RtpBurstGroup * group)
 {
@@ -676,6 +774,31 @@ rtp_burst_group_member_book (RtpBurstGroupMember * m, gconstpointer clock,
   else if (res == RTP_BURST_GROUP_OTHER_CLOCK)
     m->other_clock++;
   return res;
+}
+
+/* rtp_burst_group_claim () for a member; @now and *@until in running time. */
+gboolean
+rtp_burst_group_member_claim (RtpBurstGroupMember * m, gconstpointer clock,
+    guint64 base_time, guint64 now, guint64 bytes, guint klass,
+    guint64 * until)
+{
+  guint64 u;
+
+  if (m->group == NULL || rtp_burst_group_claim (m->group, clock,
+          rtp_burst_time_add (now, base_time), bytes, klass, &u))
+    return TRUE;
+  *until = u >= base_time ? u - base_time : 0;
+  return FALSE;
+}
+
+/* rtp_burst_group_occupy () for a member; @start in running time. */
+void
+rtp_burst_group_member_occupy (RtpBurstGroupMember * m, gconstpointer clock,
+    guint64 base_time, guint64 start, guint64 bytes, guint klass)
+{
+  if (m->group != NULL)
+    rtp_burst_group_occupy (m->group, clock, rtp_burst_time_add (start,
+            base_time), bytes, klass);
 }
 
 /* Members of its group, itself included; 0 when not in one. */

@@ -67,7 +67,14 @@
  * GCRA-like virtual time, kept with atomics, never a lock), and a push
  * whose bytes the link has no room for yet waits until it has.  What the
  * members send together in any interval is then at most the rate times its
- * length plus one push; a stream may use what the others leave.  Members
+ * length plus one push; a stream may use what the others leave.  That
+ * holds at the times pushes leave, not only at the times they were told:
+ * as a push leaves, it claims the link (rtp_burst_group_claim ()), which
+ * it gets only once what left before it in its class and above has had
+ * its time (a push that left late, one of a higher class that came in
+ * between); and a push that returned later than it was told (its thread
+ * woke late, downstream held it) takes the link from then
+ * (rtp_burst_group_occupy ()).  Members
  * that do not pace (`pace=false`: audio, RTCP) book without waiting, so
  * their bytes count in the rate and the others make room.
  *
@@ -79,9 +86,9 @@
  * The link keeps one virtual time per class: a booking in class c waits
  * only for the bytes booked in classes >= c, and pushes back every class
  * below.  A push of a higher class is thus not held behind the pushes of
- * lower ones that wait for the link; those wait for it.  A push already
- * booked leaves when it was told, so the group may send one push per class
- * in use above the rate (each class's own bookings stay within it).
+ * lower ones that wait for the link; those wait for it, also a push of
+ * theirs already booked: as it leaves, its claim waits until the higher
+ * push has had its time.
  *
  * Placing is done by each member's pacing thread, which may run at
  * real-time priority: it never waits for the group.  When another member
@@ -161,6 +168,13 @@ void     rtp_burst_group_set_max_rate (RtpBurstGroup * group, guint member,
                                        guint64 max_rate);
 guint64  rtp_burst_group_max_rate     (RtpBurstGroup * group);
 guint    rtp_burst_group_class        (guint priority, gboolean repair);
+gboolean rtp_burst_group_claim        (RtpBurstGroup * group,
+                                       gconstpointer clock, guint64 now,
+                                       guint64 bytes, guint klass,
+                                       guint64 * until);
+void     rtp_burst_group_occupy       (RtpBurstGroup * group,
+                                       gconstpointer clock, guint64 start,
+                                       guint64 bytes, guint klass);
 RtpBurstGroupResult rtp_burst_group_book (RtpBurstGroup * group,
                                        gconstpointer clock, guint64 now,
                                        guint64 bytes, guint klass,
@@ -201,6 +215,15 @@ RtpBurstGroupResult rtp_burst_group_member_book (RtpBurstGroupMember * m,
                                         guint64 base_time, guint64 now,
                                         guint64 bytes, guint klass,
                                         guint64 * release);
+gboolean rtp_burst_group_member_claim (RtpBurstGroupMember * m,
+                                        gconstpointer clock,
+                                        guint64 base_time, guint64 now,
+                                        guint64 bytes, guint klass,
+                                        guint64 * until);
+void     rtp_burst_group_member_occupy (RtpBurstGroupMember * m,
+                                        gconstpointer clock,
+                                        guint64 base_time, guint64 start,
+                                        guint64 bytes, guint klass);
 
 G_END_DECLS
 

@@ -87,6 +87,12 @@ typedef struct
   guint64 start;                /* the running time it began */
   gboolean frame_first, frame_last;
   guint64 frame_start, period, serial;
+  /* booked on the group's rate: when it returns, the link is taken from
+   * then (rtp_burst_group_member_occupy ()) */
+  gboolean on_rate;
+  guint rate_class;
+  gconstpointer clock;
+  guint64 base_time;
 } Push;
 
 struct _RtpBurstStream
@@ -711,6 +717,16 @@ book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
   return TRUE;
 }
 
+/* The push being decided was booked on the group's rate in @klass. */
+static void
+on_rate (RtpBurstStream * s, const RtpBurstStreamNow * now, guint klass)
+{
+  s->push.on_rate = TRUE;
+  s->push.rate_class = klass;
+  s->push.clock = now->clock;
+  s->push.base_time = now->base_time;
+}
+
 /* Counts @bytes that leave whatever the rate says (a pass-through push, or
  * one a synchronising sink paces) in the group's rate: booked in the top
  * class, without waiting, so that every paced member makes room. */
@@ -720,7 +736,33 @@ count_in_rate (RtpBurstStream * s, const RtpBurstStreamNow * now,
 {
   guint64 release;
 
-  book (s, now, bytes, RTP_BURST_GROUP_CLASS_TOP, NULL, &release);
+  if (book (s, now, bytes, RTP_BURST_GROUP_CLASS_TOP, NULL, &release)) {
+    /* it leaves now: what the others claim comes after it */
+    rtp_burst_group_member_occupy (&s->group, now->clock, now->base_time,
+        now->now, bytes, RTP_BURST_GROUP_CLASS_TOP);
+    on_rate (s, now, RTP_BURST_GROUP_CLASS_TOP);
+  }
+}
+
+/* As a push booked in @klass leaves (its release come): TRUE when the link
+ * is free of what left before it (rtp_burst_group_claim ()); else FALSE
+ * and *until when it is, the push waiting for the group's rate that much
+ * longer (counted as such). */
+static gboolean
+claim (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
+    guint klass, gboolean * waited, guint64 * until)
+{
+  if (now->now == RTP_BURST_TIME_NONE ||
+      rtp_burst_group_member_claim (&s->group, now->clock, now->base_time,
+          now->now, bytes, klass, until))
+    return TRUE;
+  if (!*waited) {
+    *waited = TRUE;
+    s->st.group_rate_waits++;
+  }
+  s->st.group_rate_max_delay = MAX (s->st.group_rate_max_delay,
+      *until - MIN (*until, now->now));
+  return FALSE;
 }
 
 /* The bytes of the first @n packets of @item. */
@@ -790,6 +832,14 @@ repair_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
       return DECIDED;
     }
     turn.due = MAX (turn.due, s->repair_release);
+  }
+  /* and the link free of what left before it, as for the media */
+  if (s->repair_booked && !claim (s, now,
+          rtp_burst_repair_head_size (&s->repair),
+          rtp_burst_group_class (c->priority, TRUE), &s->repair_waited,
+          &s->repair_release)) {
+    wait_until (next, s->repair_release, FALSE, FALSE);
+    return DECIDED;
   }
   next->kind = RTP_BURST_NEXT_REPAIR;
   next->time = turn.due;
@@ -885,6 +935,19 @@ frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     wait_until (next, item->rate_release, FALSE, FALSE);
     return DECIDED;
   }
+  /* the push that takes the booking, once the link is free of what left
+   * before it (a held frame's booking was counted in the top class,
+   * above) */
+  if (item->rate_booked && item->serial != s->held_serial) {
+    guint klass = rtp_burst_group_class (s->config->priority, FALSE);
+
+    if (!claim (s, now, head_bytes (s, item, item->slot_packets), klass,
+            &item->rate_waited, &item->rate_release)) {
+      wait_until (next, item->rate_release, FALSE, FALSE);
+      return DECIDED;
+    }
+    on_rate (s, now, klass);
+  }
   next->kind = RTP_BURST_NEXT_PUSH;
   next->n_packets = item->slot_packets;
   next->time = item->slot_time;
@@ -944,6 +1007,7 @@ rtp_burst_stream_next (RtpBurstStream * s, const RtpBurstStreamNow * now,
     memset (next, 0, sizeof (*next));
     next->time = next->dts = RTP_BURST_TIME_NONE;
     s->push.now = now->now;
+    s->push.on_rate = FALSE;
   } while (next_once (s, now, next) == AGAIN);
 }
 
@@ -1093,6 +1157,15 @@ rtp_burst_stream_push_done (RtpBurstStream * s, guint64 end, gboolean refused)
   Push *push = &s->push;
 
   s->prev_push_end = end;
+  /* the link is taken from when the push returned, so that the next push
+   * keeps the rate from when this one really left: a thread that woke late
+   * for its turn, or a push that downstream held, would otherwise leave
+   * closer to the next one than the rate allows (a repair packet's claim
+   * takes the link from when it was decided, repair_turn ()) */
+  if (push->on_rate && !push->repair && !refused &&
+      end != RTP_BURST_TIME_NONE)
+    rtp_burst_group_member_occupy (&s->group, push->clock, push->base_time,
+        end, push->bytes, push->rate_class);
   if (push->repair) {
     if (refused) {
       /* refused by a flush: discarded, and counted as such */

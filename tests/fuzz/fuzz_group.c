@@ -124,12 +124,15 @@ checked_place (RtpBurstTimeline * tl, RtpBurstGroupMember * gm, guint member,
 }
 
 /* Up to 8 bookings by the members of @gm's group, at times that do not go
- * back, in any classes, with the group's rate unchanged in between. */
+ * back, in any classes, with the group's rate unchanged in between; each
+ * push then leaves at its release or later, claiming the link: a claim
+ * fails only while what left in its class and above has not had its time,
+ * and succeeds at the time it names. */
 static void
 checked_book (RtpBurstGroupMember * gm, FuzzInput * in)
 {
   static const gchar clock = 'x';
-  guint64 end[RTP_BURST_GROUP_CLASSES];
+  guint64 end[RTP_BURST_GROUP_CLASSES], gone[RTP_BURST_GROUP_CLASSES];
   guint64 now = fuzz_time (in), rate;
   guint i, c, n = fuzz_u8 (in) % 8 + 1;
 
@@ -140,10 +143,10 @@ checked_book (RtpBurstGroupMember * gm, FuzzInput * in)
         6000000 : fuzz_u64 (in));
   rate = rtp_burst_group_max_rate (gm->group);
   for (c = 0; c < RTP_BURST_GROUP_CLASSES; c++)
-    end[c] = 0;
+    end[c] = gone[c] = 0;
   for (i = 0; i < n; i++) {
     guint klass = fuzz_u8 (in) % (RTP_BURST_GROUP_CLASSES + 2);
-    guint64 bytes = fuzz_u32 (in) % 100000, release = 0, span;
+    guint64 bytes = fuzz_u32 (in) % 100000, release = 0, span, t, until = 0;
     RtpBurstGroupResult res;
 
     now = rtp_burst_time_add (now, fuzz_u32 (in) % 10000000);
@@ -163,6 +166,27 @@ checked_book (RtpBurstGroupMember * gm, FuzzInput * in)
           c, end[c]);
     span = rtp_burst_rate_span (bytes, rate);
     end[klass] = MAX (end[klass], rtp_burst_time_add (release, span));
+
+    t = rtp_burst_time_add (release, fuzz_u32 (in) % 3000000);
+    if (!rtp_burst_group_claim (gm->group, &clock, t, bytes, klass, &until)) {
+      FUZZ_CHECK (until > t, "claim at %" G_GUINT64_FORMAT " refused until %"
+          G_GUINT64_FORMAT, t, until);
+      t = until;
+      FUZZ_CHECK (rtp_burst_group_claim (gm->group, &clock, t, bytes, klass,
+              &until), "claim refused at the time it named, %"
+          G_GUINT64_FORMAT, t);
+    }
+    for (c = klass; c < RTP_BURST_GROUP_CLASSES; c++)
+      FUZZ_CHECK (t >= gone[c], "class %u left at %" G_GUINT64_FORMAT
+          ", class %u's pushes end at %" G_GUINT64_FORMAT, klass, t, c,
+          gone[c]);
+    gone[klass] = MAX (gone[klass], rtp_burst_time_add (t, span));
+    /* sometimes the push returns later: the link is taken from then */
+    if (fuzz_u8 (in) % 4 == 0) {
+      t = rtp_burst_time_add (t, fuzz_u32 (in) % 3000000);
+      rtp_burst_group_occupy (gm->group, &clock, t, bytes, klass);
+      gone[klass] = MAX (gone[klass], rtp_burst_time_add (t, span));
+    }
   }
 }
 

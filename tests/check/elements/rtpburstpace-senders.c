@@ -279,21 +279,24 @@ GST_START_TEST (test_sync_sink_with_group_rate)
    * its DTS + 60 ms.  Once the sink paces the frame so, its pushes keep
    * their slots (slot i at i DT) and do not wait for the rate, as without
    * a group; their bytes are booked all the same, from when each push
-   * begins (slot 0, booked before the sink was known, takes the link
-   * until 5 ms; slot i >= 1 begins at 60 + (i - 1) DT ms, when the push
-   * before it returns): the link is taken until 65 + 5 * 8 = 105 ms */
+   * begins, and the link is taken from when each push returned (slot 0,
+   * booked at 0 before the sink was known, left when the sink let it go at
+   * 60 ms: the link is taken until 65 ms; slot i >= 1 begins at
+   * 60 + (i - 1) DT ms, when the push before it returns, and books 5 ms
+   * after the bookings before it): the link is taken until
+   * 65 + 5 * 9 = 110 ms */
   push_frame (&f, 0, 10, 1000);
   for (i = 0; i < 10; i++)
     crank_synced_slot (&f, i * DT, 60 * MS + i * DT, 0, i * DT);
   /* frame 1, due at 40 + 60 ms, knows the sink: slot i at 100 ms + i DT;
-   * the link (5 ms a packet) is free at 105 ms, then later than each
-   * slot: slot i waits for it until 105 + 5i ms, DTS that - 60 ms, and the
+   * the link (5 ms a packet) is free at 110 ms, then later than each
+   * slot: slot i waits for it until 110 + 5i ms, DTS that - 60 ms, and the
    * sink's wait ends at once */
   push_frame (&f, 1, 10, 1000);
   for (i = 0; i < 10; i++) {
     expect_wait (&f, 100 * MS + i * DT);
-    crank_synced_slot (&f, 105 * MS + i * 5 * MS, 105 * MS + i * 5 * MS,
-        PERIOD, 45 * MS + i * 5 * MS);
+    crank_synced_slot (&f, 110 * MS + i * 5 * MS, 110 * MS + i * 5 * MS,
+        PERIOD, 50 * MS + i * 5 * MS);
   }
   fail_unless_equals_uint64 (stat (&f, "sink-latency"), 60 * MS);
   fail_unless_equals_uint64 (stat (&f, "group-rate-waits"), 10);

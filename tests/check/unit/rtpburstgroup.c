@@ -575,6 +575,109 @@ GST_START_TEST (test_group_rate_priority)
 
 GST_END_TEST;
 
+/* A push that leaves later than it was booked (1 ms a booking): the link
+ * is taken from when it leaves, in its class and below, not above; a push
+ * that leaves before the link's time, another clock or no rate change
+ * nothing; what was booked before keeps its time. */
+GST_START_TEST (test_group_rate_occupy)
+{
+  RtpBurstGroupMember m;
+  guint64 r = 0;
+  gint clock, other;
+  guint media0 = rtp_burst_group_class (0, FALSE);
+  guint media1 = rtp_burst_group_class (1, FALSE);
+
+  rtp_burst_group_member_init (&m);
+  rtp_burst_group_member_join (&m, "occupy");
+  /* no rate: nothing to take */
+  rtp_burst_group_member_occupy (&m, &clock, 0, 5 * MS, 1000, media0);
+  rtp_burst_group_member_set_max_rate (&m, 8000000);
+#define BOOK(now, k) \
+  fail_unless_equals_int (rtp_burst_group_member_book (&m, &clock, 0, now, \
+          1000, k, &r), RTP_BURST_GROUP_PLACED)
+  BOOK (0, media0);
+  fail_unless_equals_uint64 (r, 0);
+  BOOK (0, media0);
+  fail_unless_equals_uint64 (r, 1 * MS);
+  /* told 1 ms, it leaves at 2.5 ms: the link is busy until 3.5 ms */
+  rtp_burst_group_member_occupy (&m, &clock, 0, 2500 * US, 1000, media0);
+  BOOK (2500 * US, media0);
+  fail_unless_equals_uint64 (r, 3500 * US);
+  /* leaving before the link's time (4.5 ms) changes nothing */
+  rtp_burst_group_member_occupy (&m, &clock, 0, 3 * MS, 1000, media0);
+  /* nor on another clock */
+  rtp_burst_group_member_occupy (&m, &other, 0, 20 * MS, 1000, media0);
+  BOOK (2500 * US, media0);
+  fail_unless_equals_uint64 (r, 4500 * US);
+  /* a higher class is not held back by a lower class's late push */
+  rtp_burst_group_member_occupy (&m, &clock, 0, 10 * MS, 1000, media0);
+  BOOK (2500 * US, media1);
+  fail_unless_equals_uint64 (r, 2500 * US);
+  BOOK (2500 * US, media0);
+  fail_unless_equals_uint64 (r, 11 * MS + 1000 * US);
+  /* the running time of a member 10 ms behind the clock (base time) */
+  rtp_burst_group_member_occupy (&m, &clock, 10 * MS, 10 * MS, 1000, media1);
+  fail_unless_equals_int (rtp_burst_group_member_book (&m, &clock, 10 * MS, 0,
+          1000, media1, &r), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (r, 11 * MS);
+#undef BOOK
+  rtp_burst_group_member_leave (&m);
+}
+
+GST_END_TEST;
+
+/* Claims as pushes leave (1 ms a push): a push gets the link once what
+ * left before it in its class and above has had its time; a higher class
+ * is not held by what left below it and holds the classes below; an
+ * occupied link (a push that returned late) holds claims too; another
+ * clock than the one the group books on, or no rate, holds nothing. */
+GST_START_TEST (test_group_rate_claim)
+{
+  RtpBurstGroupMember m;
+  guint64 until = 0;
+  gint clock, other;
+  guint media0 = rtp_burst_group_class (0, FALSE);
+  guint media1 = rtp_burst_group_class (1, FALSE);
+
+  rtp_burst_group_member_init (&m);
+  rtp_burst_group_member_join (&m, "claim");
+  fail_unless (rtp_burst_group_member_claim (&m, &clock, 0, 0, 1000, media0,
+          &until));
+  rtp_burst_group_member_set_max_rate (&m, 8000000);
+  /* the group's rate takes the clock of its first booking */
+  fail_unless_equals_int (rtp_burst_group_member_book (&m, &clock, 0, 0,
+          1000, media0, &until), RTP_BURST_GROUP_PLACED);
+#define CLAIM(now, k) \
+  rtp_burst_group_member_claim (&m, &clock, 0, now, 1000, k, &until)
+  fail_unless (CLAIM (0, media0));
+  fail_if (CLAIM (500 * US, media0));
+  fail_unless_equals_uint64 (until, 1 * MS);
+  /* a higher class leaves, and holds the lower one until 1.5 ms */
+  fail_unless (CLAIM (500 * US, media1));
+  fail_if (CLAIM (1 * MS, media0));
+  fail_unless_equals_uint64 (until, 1500 * US);
+  fail_unless (CLAIM (1500 * US, media0));
+  fail_if (CLAIM (2 * MS, media0));
+  fail_unless_equals_uint64 (until, 2500 * US);
+  /* on another clock nothing holds it */
+  fail_unless (rtp_burst_group_member_claim (&m, &other, 0, 2 * MS, 1000,
+          media0, &until));
+  /* a push of class 0 returned at 5 ms: the link is taken until 6 ms there,
+   * not in class 1 */
+  rtp_burst_group_member_occupy (&m, &clock, 0, 5 * MS, 1000, media0);
+  fail_if (CLAIM (5500 * US, media0));
+  fail_unless_equals_uint64 (until, 6 * MS);
+  fail_unless (CLAIM (5500 * US, media1));
+  /* in running time 2 ms behind the clock: held until 6.5 - 2 ms */
+  fail_if (rtp_burst_group_member_claim (&m, &clock, 2 * MS, 4 * MS, 1000,
+          media0, &until));
+  fail_unless_equals_uint64 (until, 4500 * US);
+#undef CLAIM
+  rtp_burst_group_member_leave (&m);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstgroup_suite (void)
 {
@@ -595,6 +698,8 @@ rtpburstgroup_suite (void)
   tcase_add_test (tc, test_group_never_waits);
   tcase_add_test (tc, test_group_rate);
   tcase_add_test (tc, test_group_rate_priority);
+  tcase_add_test (tc, test_group_rate_occupy);
+  tcase_add_test (tc, test_group_rate_claim);
   return s;
 }
 
