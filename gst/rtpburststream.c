@@ -1157,13 +1157,15 @@ rtp_burst_stream_push_done (RtpBurstStream * s, guint64 end, gboolean refused)
   Push *push = &s->push;
 
   s->prev_push_end = end;
-  /* the link is taken from when the push returned, so that the next push
-   * keeps the rate from when this one really left: a thread that woke late
-   * for its turn, or a push that downstream held, would otherwise leave
-   * closer to the next one than the rate allows (a repair packet's claim
-   * takes the link from when it was decided, repair_turn ()) */
+  /* a push that downstream held (it returned more than 1 ms after it took
+   * the link) takes the link from when it returned, so that the next push
+   * keeps the rate from when this one really left.  Not every push: the
+   * time a push takes to reach the socket would be taken from the link
+   * each time (a repair packet's claim takes the link from when it was
+   * decided, repair_turn ()) */
   if (push->on_rate && !push->repair && !refused &&
-      end != RTP_BURST_TIME_NONE)
+      end != RTP_BURST_TIME_NONE && push->now != RTP_BURST_TIME_NONE &&
+      end > push->now + RTP_BURST_LATE_THRESHOLD)
     rtp_burst_group_member_occupy (&s->group, push->clock, push->base_time,
         end, push->bytes, push->rate_class);
   if (push->repair) {
