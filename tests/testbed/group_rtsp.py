@@ -36,7 +36,14 @@ Per run (--reps of each case in --cases, interleaved, --duration s of media each
                   --probes also what the elements released in any 10 ms (each paced push at
                   the running time of its DTS plus the element's sink-latency, each
                   pass-through push when pushed: rtsp_group_rate.Releases),
-                  released_peak_10ms
+                  released_peak_10ms.  With --capture-sv also what left sv (an outgoing
+                  capture in sv, before the router): sv_peak_10ms, the same peak of the
+                  packets as they left the server's namespace, and path_spread_p99_ms, how much
+                  longer than the fastest packet of the run the 99th percentile took from sv
+                  to rx (queueing and the namespaces' packet processing); and the video
+                  elements' own lateness (video_late_slots: late-slots over slots of both,
+                  video_max_lateness_ms; a slot whose time went by while the group's rate
+                  held the push before it counts as late too)
   intact          per video stream, frames decoded intact by examples/receive-video's Chain
                   (every packet of the frame and of each reference frame back to the keyframe
                   arrived) over the packets the capture saw, among the frames whose first
@@ -380,16 +387,41 @@ def video_figures(rv, media_rows, fec_rows, frames_sent, cut_ns):
             max(frames_sent, len(frames)), intact0, intact1)
 
 
-def analyse(server, cli, cap_rows, cap_drops, rate, skip_s, fec):
+def media_rows(cap_rows):
+    """The RTP packets of a capture: to the client's even ports, not RTCP (payload types
+    72-76)."""
+    return [r for r in cap_rows if r[1] % 2 == 0 and not 72 <= r[2] <= 76]
+
+
+def path_figures(sv_rows, rx_rows, skip_s):
+    """sv_peak_10ms and path_spread_p99_ms (see the top) from the packets as they left sv
+    and as they reached rx; the first skip_s s of sv's capture left out of both, as
+    analyse() leaves them out of the receiver's peak."""
+    sv = media_rows(sv_rows)
+    if not sv:
+        return {}
+    t_skip = min(r[0] for r in sv) + int(skip_s * 1e9)
+    late = [(r[0], r[6]) for r in sv if r[0] >= t_skip]
+    row = {"sv_peak_10ms": peak_window(late)}
+    left = {(r[1], r[3]): r[0] for r in sv if r[0] >= t_skip}
+    delays = sorted(r[0] - left[(r[1], r[3])] for r in media_rows(rx_rows)
+                    if (r[1], r[3]) in left)
+    if delays:
+        row["path_spread_p99_ms"] = round(
+            (delays[int(0.99 * (len(delays) - 1))] - delays[0]) / 1e6, 3)
+    return row
+
+
+def analyse(server, cli, cap_rows, cap_drops, rate, skip_s, fec, sv_rows=None):
     """The run's figures (see the top) from the server's dump, the client's and the
-    capture's rows."""
+    capture's rows (and the rows of sv's capture, if there is one)."""
     rv = load_receive_video()
     lay = [tuple(x) for x in server["layout"]]
     stats = {int(k): v for k, v in server["stats"].items()}
     budget = rate * WINDOW_NS // 8 // 1000000000
     row = {"budget_10ms": budget}
     # the client's ports: stream i of the SDP on 5000 + 2 i (RTP), + 1 (RTCP)
-    rtp = [r for r in cap_rows if r[1] % 2 == 0 and not 72 <= r[2] <= 76]
+    rtp = media_rows(cap_rows)
     row["rtcp_packets"] = len(cap_rows) - len(rtp)
     by_port = {}
     for r in rtp:
@@ -426,6 +458,10 @@ def analyse(server, cli, cap_rows, cap_drops, rate, skip_s, fec):
                            and r[0] >= t_skip)
             row["rx_peak_nofec_10ms"] = peak_window(nofec)
     row["capture_drops"] = cap_drops
+    if sv_rows is not None:
+        row.update(path_figures(sv_rows, cap_rows, skip_s))
+        if "sv_peak_10ms" in row:
+            row["sv_peak_ratio"] = round(row["sv_peak_10ms"] / budget, 3)
     py = sorted((t, s) for t, s in cli.get("python_arrivals", []))
     if py:
         py = [e for e in py if e[0] >= py[0][0] + int(skip_s * 1e9)]
@@ -449,6 +485,13 @@ def analyse(server, cli, cap_rows, cap_drops, rate, skip_s, fec):
             row["%s_rate_waits" % kind] = s.get("group-rate-waits", 0)
             row["%s_rate_max_delay_ms" % kind] = round(s.get("group-rate-max-delay", 0) / 1e6, 3)
         row["group_members"] = s.get("group-members", row.get("group_members"))
+    # the video elements' lateness as they count it (a slot the group's rate held back counts)
+    videos = [stats.get(k, {}) for k, kind, _pt in lay if kind.startswith("video")]
+    slots = sum(v.get("slots", 0) for v in videos)
+    if slots:
+        row["video_late_slots"] = round(sum(v.get("late-slots", 0) for v in videos) / slots, 4)
+        row["video_max_lateness_ms"] = round(max(v.get("max-lateness", 0)
+                                                 for v in videos) / 1e6, 3)
     # frames intact: by Chain over what reached rx, of the frames each video element
     # had when the client stopped; and what the client's decoder put out (it conceals
     # damage without marking it: an upper bound)
@@ -498,9 +541,9 @@ def split_case(case):
 
 
 def run_file(outdir, kind, case, rep):
-    """The raw file of run (case, rep) in outdir: kind "capture" (.csv.gz),
-    "server" or "client" (.json.gz); a "/" of the case is "+" in the name."""
-    ext = "csv.gz" if kind == "capture" else "json.gz"
+    """The raw file of run (case, rep) in outdir: kind "capture" (at rx) or "capture-sv"
+    (.csv.gz), "server" or "client" (.json.gz); a "/" of the case is "+" in the name."""
+    ext = "csv.gz" if kind.startswith("capture") else "json.gz"
     return os.path.join(outdir, "%s-%s-%d.%s" % (kind, case.replace("/", "+"), rep, ext))
 
 
@@ -531,6 +574,14 @@ def one_run(case, rep, a, tools, outdir, on_wait=None):
                                  cap_path], stdout=subprocess.PIPE, stderr=tools)
         if not run.wait_line(cap, "ready", 10):
             raise RuntimeError("capture did not start")
+        caps = [cap]
+        if a.capture_sv:
+            caps.append(bed.start(bed.sv, [run.PY, capture.__file__, "--src", SERVER_ADDR,
+                                           "--outgoing", "--out",
+                                           run_file(outdir, "capture-sv", case, rep)],
+                                  stdout=subprocess.PIPE, stderr=tools))
+            if not run.wait_line(caps[-1], "ready", 10):
+                raise RuntimeError("capture in sv did not start")
         srv = bed.start(bed.sv, [run.PY, me, "serve", "--address", SERVER_ADDR, "--port",
                                  str(RTSP_PORT), "--out", srv_json, "--streams",
                                  str(a.streams), "--video-kbps", str(a.video_kbps),
@@ -564,8 +615,10 @@ def one_run(case, rep, a, tools, outdir, on_wait=None):
         srv.stdin.write("quit\n")
         srv.stdin.flush()
         srv.wait(timeout=30)
-        cap.send_signal(signal.SIGTERM)
-        cap.wait(timeout=60)
+        for c in caps:
+            c.send_signal(signal.SIGTERM)
+        for c in caps:
+            c.wait(timeout=60)
         row.update(cross.finish(timeout=args.warmup + a.duration + 30))
     with open(srv_json) as f:
         server = json.load(f)
@@ -591,6 +644,10 @@ TABLE = [("case", "case"), ("tcp_mbps", "TCP Mbit/s"), ("rtp_mbps", "RTP Mbit/s 
          ("audio_p99_ok", "audio p99 <= 1 ms"), ("audio_late_pushes", "audio pushes > 1 ms"),
          ("audio_pushes", "audio pushes"), ("audio_max_delay_ms", "audio max delay ms"),
          ("rx_peak_10ms", "rx 10 ms peak B"), ("rx_peak_ratio", "peak / (rate x 10 ms)"),
+         ("sv_peak_10ms", "sv 10 ms peak B"), ("sv_peak_ratio", "sv peak / (rate x 10 ms)"),
+         ("path_spread_p99_ms", "sv to rx p99 - min ms"),
+         ("video_late_slots", "video late slots"),
+         ("video_max_lateness_ms", "video max lateness ms"),
          ("rx_bins_over", "10 ms bins over"),
          ("rx_peak_nofec_10ms", "rx 10 ms peak B without FEC"), ("released_peak_10ms", "released 10 ms peak B"),
          ("intact", "frames intact"), ("intact_fec", "intact, ideal FEC"),
@@ -602,7 +659,9 @@ TABLE = [("case", "case"), ("tcp_mbps", "TCP Mbit/s"), ("rtp_mbps", "RTP Mbit/s 
          ("bottleneck_drops", "bottleneck drops")]
 
 
-def median_table(rows, cases):
+def median_table(rows, cases, ranges=False):
+    """Medians per case of the TABLE columns the rows have; with @ranges each cell also
+    gives the smallest and the largest value."""
     cols = [(k, t) for k, t in TABLE if any(k in r for r in rows) or k == "case"]
     lines = ["| " + " | ".join(t for _k, t in cols) + " |",
              "|" + "---|" * len(cols)]
@@ -621,10 +680,14 @@ def median_table(rows, cases):
                 if not v:
                     cells.append("—")
                     continue
-                m = statistics.median(v)
-                cells.append(("%.1f %%" % (100 * m)) if k.startswith(("loss", "intact", "decoded",
-                                                                      "rx_bins"))
-                             else ("%g" % round(m, 3)))
+                share = k.startswith(("loss", "intact", "decoded", "rx_bins", "video_late"))
+
+                def cell(x, share=share):
+                    return ("%.1f %%" % (100 * x)) if share else ("%g" % round(x, 3))
+                text = cell(statistics.median(v))
+                if ranges and len(v) > 1:
+                    text += " (%s–%s)" % (cell(min(v)), cell(max(v)))
+                cells.append(text)
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -636,8 +699,12 @@ def analyse_files(outdir, case, rep, a):
     with gzip.open(run_file(outdir, "client", case, rep), "rt") as f:
         client_out = json.load(f)
     cap_rows, cap_drops = capture.read(run_file(outdir, "capture", case, rep))
+    sv_rows, sv_path = None, run_file(outdir, "capture-sv", case, rep)
+    if os.path.exists(sv_path):
+        sv_rows, sv_drops = capture.read(sv_path)
+        cap_drops += sv_drops
     return analyse(server, client_out, cap_rows, cap_drops, server["group_max_rate"],
-                   a.skip, bool(server.get("fec")))
+                   a.skip, bool(server.get("fec")), sv_rows)
 
 
 def reanalyse(a):
@@ -654,12 +721,39 @@ def reanalyse(a):
         fig = analyse_files(a.out, r["case"], int(r["rep"]), a)
         r.update({k: ("" if v is None else v) for k, v in fig.items()})
     for r in rows:
-        for k, v in list(r.items()):
-            try:
-                r[k] = int(v) if str(v).lstrip("-").isdigit() else float(v)
-            except (TypeError, ValueError):
-                r[k] = {"True": True, "False": False}.get(v, v)
+        numeric(r)
     write_results(a.out, rows, cases)
+    return 0
+
+
+def numeric(row):
+    """A runs.csv row's numbers and booleans back from their text."""
+    for k, v in list(row.items()):
+        try:
+            row[k] = int(v) if str(v).lstrip("-").isdigit() else float(v)
+        except (TypeError, ValueError):
+            row[k] = {"True": True, "False": False}.get(v, v)
+    return row
+
+
+def tables(dirs):
+    """One table of medians (smallest-largest) over the runs of several --out directories:
+    the runs of a directory named NAME-N (or NAME) are the cases NAME/CASE, so that blocks
+    made one after another (e.g. the element before and after a change, interleaved) are
+    counted together."""
+    rows, cases = [], []
+    for d in dirs:
+        name = os.path.basename(os.path.normpath(d))
+        head, _sep, tail = name.rpartition("-")
+        name = head if tail.isdigit() and head else name
+        with open(os.path.join(d, "runs.csv"), newline="") as f:
+            for r in csv.DictReader(f):
+                r = numeric(r)
+                r["case"] = "%s/%s" % (name, r["case"])
+                if r["case"] not in cases:
+                    cases.append(r["case"])
+                rows.append(r)
+    print(median_table(rows, sorted(cases, key=lambda c: (c.split("/", 1)[1], c)), True))
     return 0
 
 
@@ -771,15 +865,23 @@ def main(argv=None):
                          "in any 10 ms (released_peak_10ms); they run in the elements' "
                          "threads and take the interpreter's lock, so they are off by "
                          "default")
+    ap.add_argument("--capture-sv", action="store_true",
+                    help="capture the packets as they leave sv too (capture-sv-*.csv.gz): "
+                         "sv_peak_10ms, path_spread_p99_ms")
     ap.add_argument("--duration", type=float, default=20.0, help="media seconds per run")
     ap.add_argument("--skip", type=float, default=0.5,
                     help="seconds after the first RTP packet left out of the 10 ms peak")
     ap.add_argument("--out", default="/tmp/group-rtsp")
     ap.add_argument("--reanalyse", action="store_true",
                     help="no runs: the figures again from the raw files in --out")
+    ap.add_argument("--table", nargs="+", metavar="DIR",
+                    help="no runs: one table of medians (smallest-largest) of the runs.csv of "
+                         "these --out directories, a directory NAME-N adding cases NAME/CASE")
     a = ap.parse_args(argv)
     a.runargs = runargs
     a.fec = "" if a.fec == "none" else a.fec
+    if a.table:
+        return tables(a.table)
     return reanalyse(a) if a.reanalyse else experiment(a)
 
 
