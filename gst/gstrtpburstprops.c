@@ -425,19 +425,19 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * push on the group's one virtual link before they leave; a push the link
    * has no room for yet waits until it has (group-rate-waits in the stats),
    * so over any interval the group sends at most this rate times its length
-   * plus one push (one per #GstRtpBurstPace:priority in use), and a stream
-   * may use what the others leave.  A push that leaves later than the link
-   * had it (its thread woke late, downstream held it) takes the link from
-   * when it returned, so that this holds at the times pushes leave.  Repair
-   * packets go ahead of their stream's media; pass-through members
-   * (#GstRtpBurstPace:pace FALSE) book without waiting, ahead of all.  The
-   * group's rate is the smallest its members set; booking never takes a
-   * lock (gst/rtpburstgroup.h).  Set it above the sum of the streams'
-   * rates: below, their queues grow until the chain blocks.  A frame whose pushes a synchronising sink in the
-   * element's own thread holds (the first frame, before the element takes
-   * that sink's latency) is paced by the sink: its pushes do not wait for
-   * the rate, and their bytes are booked as a pass-through member's
-   * (docs/algorithm.md, "A shared rate").
+   * plus one push, and a stream may use what the others leave.  This holds
+   * at the times pushes leave: a push takes the link as it leaves, once what
+   * left before it has had its time, and one that downstream held takes it
+   * from when it returned.  Repair packets go ahead of their stream's media;
+   * pass-through members (#GstRtpBurstPace:pace FALSE) book without
+   * waiting, ahead of all.  The group's rate is the smallest its members
+   * set; booking never takes a lock (gst/rtpburstgroup.h).  Set it above
+   * the sum of the streams' rates: below, their queues grow until the chain
+   * blocks.  A frame whose pushes a synchronising sink in the element's own
+   * thread holds (the first frame, before the element takes that sink's
+   * latency) is paced by the sink: its pushes do not wait for the rate, and
+   * their bytes are booked as a pass-through member's (docs/algorithm.md,
+   * "A shared rate").
    */
   g_object_class_install_property (gobject_class, PROP_GROUP_MAX_RATE,
       g_param_spec_uint64 ("group-max-rate", "Group maximum rate",

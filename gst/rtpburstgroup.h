@@ -72,8 +72,8 @@
  * as a push leaves, it claims the link (rtp_burst_group_claim ()), which
  * it gets only once what left before it in its class and above has had
  * its time (a push that left late, one of a higher class that came in
- * between); and a push that returned later than it was told (its thread
- * woke late, downstream held it) takes the link from then
+ * between); and a push that downstream held (it returned more than 1 ms
+ * after its claim) takes the link from then
  * (rtp_burst_group_occupy ()).  Members
  * that do not pace (`pace=false`: audio, RTCP) book without waiting, so
  * their bytes count in the rate and the others make room.
