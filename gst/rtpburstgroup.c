@@ -754,6 +754,13 @@ rtp_burst_group_member_set_max_rate (RtpBurstGroupMember * m,
     rtp_burst_group_set_max_rate (m->group, m->id, max_rate);
 }
 
+/* A clock time of the group's rate in running time (0 before @base_time). */
+static guint64
+running_time (guint64 t, guint64 base_time)
+{
+  return t >= base_time ? t - base_time : 0;
+}
+
 /* Books @bytes on the group's rate at running time @now (see
  * rtp_burst_group_book ()): *release is when they may leave, in running
  * time.  Never waits. */
@@ -770,7 +777,7 @@ rtp_burst_group_member_book (RtpBurstGroupMember * m, gconstpointer clock,
   res = rtp_burst_group_book (m->group, clock, rtp_burst_time_add (now,
           base_time), bytes, klass, &r);
   if (res == RTP_BURST_GROUP_PLACED)
-    *release = r >= base_time ? r - base_time : 0;
+    *release = running_time (r, base_time);
   else if (res == RTP_BURST_GROUP_OTHER_CLOCK)
     m->other_clock++;
   return res;
@@ -787,7 +794,7 @@ rtp_burst_group_member_claim (RtpBurstGroupMember * m, gconstpointer clock,
   if (m->group == NULL || rtp_burst_group_claim (m->group, clock,
           rtp_burst_time_add (now, base_time), bytes, klass, &u))
     return TRUE;
-  *until = u >= base_time ? u - base_time : 0;
+  *until = running_time (u, base_time);
   return FALSE;
 }
 

@@ -692,6 +692,20 @@ wait_until (RtpBurstNext * next, guint64 time, gboolean for_close,
   next->for_slot = for_slot;
 }
 
+/* A push waits for the group's rate until @until: counted once per push
+ * (*waited), and the longest such wait. */
+static void
+note_rate_wait (RtpBurstStream * s, const RtpBurstStreamNow * now,
+    guint64 until, gboolean * waited)
+{
+  if (!*waited) {
+    *waited = TRUE;
+    s->st.group_rate_waits++;
+  }
+  s->st.group_rate_max_delay = MAX (s->st.group_rate_max_delay,
+      until - MIN (until, now->now));
+}
+
 /* Books @bytes on the group's rate (rtpburstgroup.h) in class @klass from
  * now: the link's time follows the clock, so a stream that is behind cannot
  * catch up faster than the rate.  TRUE with *release when booked; FALSE
@@ -708,12 +722,8 @@ book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
       rtp_burst_group_member_book (&s->group, now->clock, now->base_time,
           now->now, bytes, klass, release) != RTP_BURST_GROUP_PLACED)
     return FALSE;
-  if (waited && *release > now->now) {
-    *waited = TRUE;
-    s->st.group_rate_waits++;
-    s->st.group_rate_max_delay = MAX (s->st.group_rate_max_delay,
-        *release - now->now);
-  }
+  if (waited && *release > now->now)
+    note_rate_wait (s, now, *release, waited);
   return TRUE;
 }
 
@@ -756,12 +766,7 @@ claim (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
       rtp_burst_group_member_claim (&s->group, now->clock, now->base_time,
           now->now, bytes, klass, until))
     return TRUE;
-  if (!*waited) {
-    *waited = TRUE;
-    s->st.group_rate_waits++;
-  }
-  s->st.group_rate_max_delay = MAX (s->st.group_rate_max_delay,
-      *until - MIN (*until, now->now));
+  note_rate_wait (s, now, *until, waited);
   return FALSE;
 }
 
