@@ -153,7 +153,8 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
         "rate"},
   [GST_RTP_BURST_STAT_GROUP_RATE_MAX_DELAY] = {"group-rate-max-delay",
         G_TYPE_UINT64,
-      "the longest of those waits, ns"},
+      "the longest of those waits, ns (a push may wait when it books the "
+        "link and again as it leaves: each wait on its own)"},
   [GST_RTP_BURST_STAT_REPAIR_PACKETS] = {"repair-packets", G_TYPE_UINT64,
       "repair packets (another payload type than the caps' payload, such "
         "as rtprtxsend's retransmissions) released between the media's "
