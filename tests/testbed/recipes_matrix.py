@@ -8,8 +8,9 @@ and the competitor (none, the TCP flow's congestion control, web users) come fro
 rows, the source from --source LABEL=DIR (default: "default", send-video's own).
 Per case and number of TCP flows, medians over the runs: frames intact (and each run's),
 packet loss on the way, loss after repair, overhead (repair packets over media),
-the sender's rate (RTP packets sent, repair included, Mbit/s), the receiver latency the runs ended at (lowest-highest), the competitor's rate
-(iperf3's or the web users'), and the most CPU the hypervisor took in any run (steal).
+the sender's rate (RTP packets sent, repair included, Mbit/s), the receiver latency
+the runs ended at (lowest-highest), the competitor's rate (iperf3's or the web
+users'), and the most CPU the hypervisor took in any run (steal).
 Reads files only; runs nothing.
 """
 import argparse
@@ -39,6 +40,10 @@ def pct(x):
     return "%.1f %%" % (100 * x)
 
 
+def mbps(x):
+    return "%.2f" % x if x is not None else "—"
+
+
 def summarise(rows):
     """The table's figures of one case's runs."""
     def med(key):
@@ -53,10 +58,10 @@ def summarise(rows):
                                    ", ".join("%.1f" % (100 * x) for x in intact)),
         "loss": pct(med("net_loss")), "after": pct(med("residual_loss")),
         "overhead": pct(med("overhead")),
-        "sent": "%.2f" % med("video_mbps") if med("video_mbps") is not None else "—",
+        "sent": mbps(med("video_mbps")),
         "latency": ("%d" % lat[0] if lat[0] == lat[-1] else "%d-%d" % (lat[0], lat[-1]))
         if lat else "",
-        "competitor": "%.2f" % comp if comp is not None else "—",
+        "competitor": mbps(comp),
         "steal": "%.0f %%" % (100 * steal),
     }
 
