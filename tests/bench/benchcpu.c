@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,6 +385,24 @@ bench_init (int *argc, char ***argv, const gchar * parameter,
         "gst/ directory (e.g. GST_PLUGIN_PATH=build/gst)\n");
     return FALSE;
   }
+  return TRUE;
+}
+
+gboolean
+bench_hold_cpu_dma_latency (gint us)
+{
+  gint32 v = us;
+  int fd;
+
+  if (us < 0)
+    return TRUE;
+  /* the request holds while the file stays open: it is never closed */
+  fd = open ("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+  if (fd < 0 || write (fd, &v, sizeof (v)) != sizeof (v)) {
+    g_printerr ("cannot set /dev/cpu_dma_latency: %s\n", g_strerror (errno));
+    return FALSE;
+  }
+  g_print ("PM QoS: /dev/cpu_dma_latency held at %d us\n", us);
   return TRUE;
 }
 

@@ -105,6 +105,12 @@ gboolean  bench_init        (int * argc, char *** argv,
                              const gchar * parameter, const gchar * summary,
                              GOptionEntry * entries);
 
+/* Holds a PM QoS request of @us µs on /dev/cpu_dma_latency until the
+ * process exits (0 keeps idle CPUs out of deep idle states, as cyclictest
+ * and tuned's latency-performance profile do; needs root); @us < 0: none.
+ * FALSE (after a message) if it could not: exit with 2. */
+gboolean  bench_hold_cpu_dma_latency (gint us);
+
 void      json_str          (FILE * f, const gchar * s);
 /* null for NaN and infinities */
 void      json_num          (FILE * f, gdouble v);

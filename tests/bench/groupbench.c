@@ -61,6 +61,11 @@
  * explain is the wake-ups (spread evenly with a group, coinciding
  * without) and the threads meeting at the group's mutex.
  *
+ * With --cpu-dma-latency 0 the whole run (pipelines and floors) holds a PM
+ * QoS request that keeps idle CPUs polling, as pacebench's option does:
+ * what waking a CPU from idle adds to a wake-up, measured as the
+ * difference.
+ *
  * Repetitions are interleaved (rep 1 of every T and N, then rep 2, …);
  * the table shows medians over them, the JSON every run.  Nothing here
  * asserts timing; the exit status says whether every pipeline ran and every
@@ -99,6 +104,7 @@ static gchar *opt_sink = NULL;
 static gchar *opt_props = NULL;
 static gchar *opt_out = NULL;
 static gboolean opt_quick = FALSE;
+static gint opt_cpu_dma_latency = -1;
 
 #define GROUP_NAME "groupbench"
 #define MAX_STREAMS 96
@@ -585,6 +591,7 @@ write_json (const gchar * path, Cell * cells, guint n_cells, gint reps)
   json_str (f, opt_sink ? opt_sink : "fake");
   fprintf (f, ", \"props\": ");
   json_str (f, opt_props ? opt_props : "");
+  fprintf (f, ", \"cpu_dma_latency_us\": %d", opt_cpu_dma_latency);
   fprintf (f, ",\n  \"cells\": [\n");
   for (i = 0; i < n_cells; i++) {
     Cell *c = &cells[i];
@@ -661,6 +668,10 @@ main (int argc, char **argv)
         "\"K=V ...\""},
     {"out", 'o', 0, G_OPTION_ARG_STRING, &opt_out,
         "Write PREFIX.json (default groupbench-results)", "PREFIX"},
+    {"cpu-dma-latency", 0, 0, G_OPTION_ARG_INT, &opt_cpu_dma_latency,
+        "Hold a PM QoS request of this many us on /dev/cpu_dma_latency for "
+          "the whole run (0 keeps idle CPUs out of deep idle states; needs "
+          "root; default: none)", "US"},
     {"quick", 'q', 0, G_OPTION_ARG_NONE, &opt_quick,
         "CI smoke run: 1 and 4 streams at 6 Mbit/s, one rep of 2 s; "
           "asserts only that every element releases slots", NULL},
@@ -681,6 +692,8 @@ main (int argc, char **argv)
     g_printerr ("--sink: fake or udp\n");
     return 2;
   }
+  if (!bench_hold_cpu_dma_latency (opt_cpu_dma_latency))
+    return 2;
   if (opt_quick) {
     opt_seconds = 2;
     opt_warmup = 0.5;

@@ -49,8 +49,6 @@
  */
 
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1574,18 +1572,8 @@ main (int argc, char **argv)
           "GST_PLUGIN_PATH (e.g. GST_PLUGIN_PATH=build/gst).", entries))
     return 2;
 
-  if (opt_cpu_dma_latency >= 0) {
-    /* the request holds while the file stays open: until exit */
-    gint32 us = opt_cpu_dma_latency;
-    int fd = open ("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
-
-    if (fd < 0 || write (fd, &us, sizeof (us)) != sizeof (us)) {
-      g_printerr ("cannot set /dev/cpu_dma_latency: %s\n",
-          g_strerror (errno));
-      return 2;
-    }
-    g_print ("PM QoS: /dev/cpu_dma_latency held at %d us\n", us);
-  }
+  if (!bench_hold_cpu_dma_latency (opt_cpu_dma_latency))
+    return 2;
 
   if (opt_quick) {
     opt_seconds = 3;
