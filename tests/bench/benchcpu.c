@@ -400,6 +400,8 @@ bench_hold_cpu_dma_latency (gint us)
   fd = open ("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
   if (fd < 0 || write (fd, &v, sizeof (v)) != sizeof (v)) {
     g_printerr ("cannot set /dev/cpu_dma_latency: %s\n", g_strerror (errno));
+    if (fd >= 0)
+      close (fd);
     return FALSE;
   }
   g_print ("PM QoS: /dev/cpu_dma_latency held at %d us\n", us);
