@@ -814,3 +814,17 @@ rtp_burst_group_member_n_members (const RtpBurstGroupMember * m)
 {
   return m->group != NULL ? rtp_burst_group_n_members (m->group) : 0;
 }
+
+void
+rtp_burst_group_member_report (const RtpBurstGroupMember * m,
+    RtpBurstGroupReport * out)
+{
+  out->members = rtp_burst_group_member_n_members (m);
+  out->frames = m->frames;
+  out->shared_slots = m->shared_slots;
+  out->phase = m->last_phase;
+  out->gap = m->last_gap;
+  out->busy = m->busy;
+  out->other_clock = m->other_clock;
+  out->max_rate = m->group ? rtp_burst_group_max_rate (m->group) : 0;
+}

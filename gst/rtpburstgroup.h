@@ -208,6 +208,18 @@ RtpBurstGroupResult rtp_burst_group_member_place (RtpBurstGroupMember * m,
                                         gconstpointer clock,
                                         guint64 base_time);
 guint    rtp_burst_group_member_n_members (const RtpBurstGroupMember * m);
+
+typedef struct
+{
+  guint members;                /* of its group, itself included; 0: none */
+  guint64 frames, shared_slots; /* RtpBurstGroupMember's */
+  guint64 phase, gap;
+  guint64 busy, other_clock;
+  guint64 max_rate;             /* the group's rate in force, 0: none */
+} RtpBurstGroupReport;
+
+void     rtp_burst_group_member_report (const RtpBurstGroupMember * m,
+                                        RtpBurstGroupReport * out);
 void     rtp_burst_group_member_set_max_rate (RtpBurstGroupMember * m,
                                         guint64 max_rate);
 RtpBurstGroupResult rtp_burst_group_member_book (RtpBurstGroupMember * m,

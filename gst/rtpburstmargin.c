@@ -122,3 +122,9 @@ rtp_burst_margin_span (guint64 period, gdouble duty, guint64 margin,
     *shortened = TRUE;
   return limit;
 }
+
+guint64
+rtp_burst_margin_get (const RtpBurstMargin * m)
+{
+  return m->margin;
+}

@@ -70,6 +70,8 @@ typedef struct
 } RtpBurstMargin;
 
 void     rtp_burst_margin_init  (RtpBurstMargin * m);
+/* The margin in use, ns. */
+guint64  rtp_burst_margin_get   (const RtpBurstMargin * m);
 void     rtp_burst_margin_frame (RtpBurstMargin * m, guint64 end,
                                  guint64 last_on_time, guint64 period);
 guint64  rtp_burst_margin_span  (guint64 period, gdouble duty,

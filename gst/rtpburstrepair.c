@@ -38,6 +38,8 @@ rtp_burst_repair_init (RtpBurstRepair * repair, GDestroyNotify free_func)
   g_queue_init (&repair->packets);
   repair->free_func = free_func;
   repair->last_release = RTP_BURST_TIME_NONE;
+  repair->last_media = RTP_BURST_TIME_NONE;
+  repair->last_media_bytes = 0;
   rtp_burst_repair_reset_stats (repair);
 }
 
@@ -63,6 +65,8 @@ rtp_burst_repair_flush (RtpBurstRepair * repair)
     n++;
   }
   repair->last_release = RTP_BURST_TIME_NONE;
+  repair->last_media = RTP_BURST_TIME_NONE;
+  repair->last_media_bytes = 0;
   return n;
 }
 
@@ -219,4 +223,44 @@ rtp_burst_repair_refused (RtpBurstRepair * repair, guint size)
   g_return_if_fail (repair->n_released > 0);
   repair->n_released--;
   repair->bytes_released -= MIN (repair->bytes_released, size);
+}
+
+void
+rtp_burst_repair_media_sent (RtpBurstRepair * repair, guint64 due,
+    guint bytes)
+{
+  repair->last_media = due;
+  repair->last_media_bytes = bytes;
+}
+
+gboolean
+rtp_burst_repair_ready (const RtpBurstRepair * repair, guint64 epoch_out)
+{
+  return rtp_burst_repair_queued (repair) > 0 &&
+      rtp_burst_repair_head_epoch (repair) <= epoch_out;
+}
+
+void
+rtp_burst_repair_turn (const RtpBurstRepair * repair, guint64 next_media,
+    guint64 spacing, guint64 max_rate, guint64 max_delay,
+    RtpBurstRepairTurn * turn)
+{
+  RtpBurstRepairMedia media;
+
+  media.last = repair->last_media;
+  media.last_bytes = repair->last_media_bytes;
+  media.next = next_media;
+  media.spacing = spacing;
+  rtp_burst_repair_next (repair, &media, max_rate, max_delay, turn);
+}
+
+void
+rtp_burst_repair_report (const RtpBurstRepair * repair,
+    RtpBurstRepairReport * out)
+{
+  out->packets = repair->n_released;
+  out->bytes = repair->bytes_released;
+  out->overruns = repair->n_overrun;
+  out->max_delay = repair->max_delay;
+  out->queued = rtp_burst_repair_queued (repair);
 }

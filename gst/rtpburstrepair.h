@@ -78,6 +78,8 @@ typedef struct
   GQueue packets;               /* RtpBurstRepairPacket *, oldest first */
   GDestroyNotify free_func;     /* for the packets' data */
   guint64 last_release;         /* due time of the last one released */
+  guint64 last_media;           /* due time of the last media push, NONE */
+  guint last_media_bytes;       /* ... and its size on the wire */
 
   /* stats */
   guint64 n_released, bytes_released;
@@ -124,6 +126,32 @@ gpointer rtp_burst_repair_pop     (RtpBurstRepair * repair, guint64 due,
                                    gboolean overrun, guint64 now,
                                    guint * size);
 void     rtp_burst_repair_refused (RtpBurstRepair * repair, guint size);
+
+/* The media's side, for a caller that queues the media itself: */
+/* a media push due at @due, @bytes on the wire, was taken */
+void     rtp_burst_repair_media_sent (RtpBurstRepair * repair, guint64 due,
+                                   guint bytes);
+/* whether a packet is queued that nothing queued before it in the media's
+ * queue has to precede (@epoch_out: the caller's count of what left it) */
+gboolean rtp_burst_repair_ready   (const RtpBurstRepair * repair,
+                                   guint64 epoch_out);
+/* rtp_burst_repair_next () after the last media push taken, with the
+ * media's next slot at @next_media (NONE: unknown) and @spacing */
+void     rtp_burst_repair_turn    (const RtpBurstRepair * repair,
+                                   guint64 next_media, guint64 spacing,
+                                   guint64 max_rate, guint64 max_delay,
+                                   RtpBurstRepairTurn * turn);
+
+typedef struct
+{
+  guint64 packets, bytes;       /* released */
+  guint64 overruns;             /* ... at their bound */
+  guint64 max_delay;            /* the longest wait of one released, ns */
+  guint queued;
+} RtpBurstRepairReport;
+
+void     rtp_burst_repair_report  (const RtpBurstRepair * repair,
+                                   RtpBurstRepairReport * out);
 
 G_END_DECLS
 

@@ -514,6 +514,12 @@ rtp_burst_wakeup_tracker_init (RtpBurstWakeupTracker * tracker)
   tracker->auto_min_slot = RTP_BURST_AUTO_MIN_SLOT_INITIAL;
 }
 
+guint64
+rtp_burst_wakeup_tracker_min_slot (const RtpBurstWakeupTracker * tracker)
+{
+  return tracker->auto_min_slot;
+}
+
 /**
  * rtp_burst_wakeup_tracker_add:
  * @lateness: how late a clock wait woke up, ns

@@ -223,6 +223,8 @@ typedef struct {
 } RtpBurstWakeupTracker;
 
 void     rtp_burst_wakeup_tracker_init (RtpBurstWakeupTracker * tracker);
+/* The automatic minimum slot duration, ns. */
+guint64  rtp_burst_wakeup_tracker_min_slot (const RtpBurstWakeupTracker * tracker);
 void     rtp_burst_wakeup_tracker_add  (RtpBurstWakeupTracker * tracker,
                                         guint64 lateness);
 

@@ -171,3 +171,15 @@ rtp_burst_sink_hold_frame_start (RtpBurstSinkHold * hold)
   hold->held_by = -1;
   return hold->offset;
 }
+
+guint64
+rtp_burst_sink_hold_offset (const RtpBurstSinkHold * hold)
+{
+  return hold->offset;
+}
+
+guint64
+rtp_burst_sink_hold_n_held (const RtpBurstSinkHold * hold)
+{
+  return hold->n_held;
+}

@@ -112,6 +112,10 @@ gboolean rtp_burst_sink_hold_push_done   (RtpBurstSinkHold * hold,
                                           guint64 push_end,
                                           guint64 * release);
 guint64  rtp_burst_sink_hold_frame_start (RtpBurstSinkHold * hold);
+/* R for new frames, ns. */
+guint64  rtp_burst_sink_hold_offset      (const RtpBurstSinkHold * hold);
+/* Pushes held so far. */
+guint64  rtp_burst_sink_hold_n_held      (const RtpBurstSinkHold * hold);
 
 G_END_DECLS
 

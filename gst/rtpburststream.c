@@ -17,47 +17,25 @@
  * Boston, MA 02110-1301, USA.
  */
 
+
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "rtpburststream.h"
+#include "rtpburstbooking.h"
+#include "rtpburstframes.h"
 #include "rtpburstgroup.h"
 #include "rtpburstmargin.h"
 #include "rtpburstrepair.h"
 
 #include <string.h>
 
-/* An entry of the queue: an event, or a frame of packets. */
+/* The pacing of the frame at the head of the queue, once it started. */
 typedef struct
 {
-  gpointer event;               /* non-NULL for an event */
-
-  /* a frame */
-  GQueue packets;               /* oldest first */
-  guint n_packets;              /* packets added to the frame */
-  guint64 payload_bytes;
-  guint64 bytes;                /* whole RTP packets */
-  guint32 rtptime;
-  guint64 ts_time;              /* running time of its first packet's
-                                 * DTS (else PTS) */
-  guint64 first_arrival;
-  guint64 last_arrival;
-  guint64 ready_time;           /* it was closed */
-  gboolean closed;
-
-  /* fixed when the frame is closed */
-  guint64 period;               /* 0 = unknown: released unpaced */
-  guint n_slots;
-  guint burst_size;
-  gdouble duty;
-  gdouble slot_jitter;
-
-  /* set when it starts */
   gboolean started;
-  gboolean unpaced;
   guint64 sink_offset;          /* R: a paced packet's DTS is its slot - R */
-  guint64 serial;               /* frames of a stream, counted from 1 */
   guint released_slots;
   guint64 on_time;              /* offset of its last slot released on time */
   RtpBurstPlan plan;
@@ -66,11 +44,8 @@ typedef struct
   guint slot_packets;
   gboolean slot_reached;        /* the caller waited for it */
   guint64 slot_lateness;        /* ... and woke this late */
-  guint64 unsent_arrival;       /* unpaced: the oldest packet not taken */
-  gboolean rate_booked;         /* its bytes are booked on the group's rate */
-  gboolean rate_waited;         /* ... later than now: it waits for */
-  guint64 rate_release;         /* ... then */
-} Item;
+  RtpBurstBooking booking;      /* the slot's, on the group's rate */
+} Head;
 
 /* The push between rtp_burst_stream_next () and push_done (). */
 typedef struct
@@ -91,21 +66,15 @@ typedef struct
    * then (rtp_burst_group_member_occupy ()) */
   gboolean on_rate;
   guint rate_class;
-  gconstpointer clock;
-  guint64 base_time;
+  RtpBurstRateTime rate_time;
 } Push;
 
 struct _RtpBurstStream
 {
   const RtpBurstStreamConfig *config;
-  GDestroyNotify free_packet, free_event;
-  RtpBurstPacketSize packet_size;
 
-  GQueue items;                 /* Item *, oldest first */
-  Item *open;                   /* the newest frame while it is not closed */
-  guint n_closed;               /* closed frames in items */
-  guint n_queued_packets;
-  guint64 n_frames_in;          /* frames queued, for Item.serial */
+  RtpBurstFrames q;             /* frames and events (rtpburstframes.h) */
+  Head head;
 
   /* the schedule */
   RtpBurstPeriodEstimator est;
@@ -127,21 +96,14 @@ struct _RtpBurstStream
   RtpBurstMeter meter;
   RtpBurstMargin margin;
   RtpBurstGroupMember group;
+  RtpBurstRateWaits rate_waits;
 
   /* repair packets: another payload type than the caps' */
   gint media_pt;                /* -1 = none */
   RtpBurstRepair repair;
-  guint64 last_media_slot;      /* due time of the last media push */
-  guint last_media_bytes;       /* ... and its size */
-  guint64 events_in, events_out;        /* a repair packet leaves after the
-                                         * events queued before it */
+  RtpBurstBooking repair_booking;
 
   Push push;
-  gboolean repair_booked;       /* the head repair packet, on the group's
-                                 * rate */
-  gboolean repair_waited;       /* ... the link was busy past now: it
-                                 * waits for the release */
-  guint64 repair_release;
 
   /* notices */
   gboolean period_warned, notice_period;
@@ -155,20 +117,30 @@ struct _RtpBurstStream
 };
 
 static void
-item_free (RtpBurstStream * s, Item * item)
+reset_head (RtpBurstStream * s)
 {
-  if (item->event)
-    s->free_event (item->event);
-  g_queue_clear_full (&item->packets, s->free_packet);
-  g_slice_free (Item, item);
+  memset (&s->head, 0, sizeof (s->head));
+  rtp_burst_booking_reset (&s->head.booking);
 }
 
+/* What a new run (READY to PAUSED) starts afresh. */
 static void
-reset_counters (RtpBurstStream * s)
+reset_run (RtpBurstStream * s)
 {
   memset (&s->st, 0, sizeof (s->st));
+  memset (&s->rate_waits, 0, sizeof (s->rate_waits));
   s->unpaced_since_period = 0;
   rtp_burst_repair_reset_stats (&s->repair);
+  rtp_burst_stream_reseed (s);
+  rtp_burst_sink_hold_init (&s->sink_hold);
+  s->last_push_end = s->prev_push_end = RTP_BURST_TIME_NONE;
+  s->held_serial = 0;
+  rtp_burst_meter_init (&s->meter);
+  rtp_burst_margin_init (&s->margin);
+  rtp_burst_wakeup_tracker_init (&s->wakeups);
+  rtp_burst_rate_meter_init (&s->rate_meter);
+  s->prev_end = RTP_BURST_TIME_NONE;
+  s->period_warned = s->group_clock_warned = FALSE;
 }
 
 RtpBurstStream *
@@ -179,34 +151,22 @@ rtp_burst_stream_new (const RtpBurstStreamConfig * config,
   RtpBurstStream *s = g_new0 (RtpBurstStream, 1);
 
   s->config = config;
-  s->free_packet = free_packet;
-  s->packet_size = packet_size;
-  s->free_event = free_event;
-  g_queue_init (&s->items);
+  rtp_burst_frames_init (&s->q, free_packet, packet_size, free_event);
+  reset_head (s);
   rtp_burst_period_estimator_init (&s->est);
-  rtp_burst_wakeup_tracker_init (&s->wakeups);
-  rtp_burst_rate_meter_init (&s->rate_meter);
   s->rand = g_rand_new ();
-  s->prev_end = RTP_BURST_TIME_NONE;
-  rtp_burst_sink_hold_init (&s->sink_hold);
-  s->last_push_end = s->prev_push_end = RTP_BURST_TIME_NONE;
-  rtp_burst_meter_init (&s->meter);
-  rtp_burst_margin_init (&s->margin);
   rtp_burst_group_member_init (&s->group);
   s->media_pt = -1;
   rtp_burst_repair_init (&s->repair, free_packet);
-  s->last_media_slot = RTP_BURST_TIME_NONE;
-  rtp_burst_stream_reseed (s);
+  rtp_burst_booking_reset (&s->repair_booking);
+  reset_run (s);
   return s;
 }
 
 void
 rtp_burst_stream_free (RtpBurstStream * s)
 {
-  Item *item;
-
-  while ((item = g_queue_pop_head (&s->items)))
-    item_free (s, item);
+  rtp_burst_frames_flush (&s->q, NULL, NULL);
   rtp_burst_repair_flush (&s->repair);
   rtp_burst_group_member_leave (&s->group);
   g_rand_free (s->rand);
@@ -237,20 +197,9 @@ rtp_burst_stream_config_changed (RtpBurstStream * s)
 void
 rtp_burst_stream_start (RtpBurstStream * s, const gchar * group)
 {
-  reset_counters (s);
-  rtp_burst_stream_reseed (s);
-  rtp_burst_sink_hold_init (&s->sink_hold);
-  s->last_push_end = s->prev_push_end = RTP_BURST_TIME_NONE;
-  s->held_serial = 0;
-  rtp_burst_meter_init (&s->meter);
-  rtp_burst_margin_init (&s->margin);
+  reset_run (s);
   rtp_burst_group_member_join (&s->group, group);
   rtp_burst_group_member_set_max_rate (&s->group, s->config->group_max_rate);
-  s->group_clock_warned = FALSE;
-  rtp_burst_wakeup_tracker_init (&s->wakeups);
-  rtp_burst_rate_meter_init (&s->rate_meter);
-  s->prev_end = RTP_BURST_TIME_NONE;
-  s->period_warned = FALSE;
   /* a frame-period property is in force before any caps */
   update_period (s);
 }
@@ -298,23 +247,19 @@ min_slot (const RtpBurstStream * s)
 {
   if (s->config->min_slot_duration)
     return s->config->min_slot_duration;
-  return s->wakeups.auto_min_slot;
+  return rtp_burst_wakeup_tracker_min_slot (&s->wakeups);
 }
 
+/* Closes the open frame and fixes its shape: the period, the slots. */
 static RtpBurstStreamWake
 close_open_frame (RtpBurstStream * s, guint64 now)
 {
   const RtpBurstStreamConfig *c = s->config;
-  Item *frame = s->open;
+  RtpBurstFrame *frame = rtp_burst_frames_close (&s->q, now);
   guint p;
 
   if (frame == NULL)
     return RTP_BURST_STREAM_WAKE_NONE;
-
-  s->open = NULL;
-  frame->closed = TRUE;
-  frame->ready_time = now;
-  s->n_closed++;
 
   rtp_burst_period_estimator_add_frame (&s->est, frame->rtptime,
       frame->first_arrival);
@@ -342,7 +287,8 @@ max_queued_frames (const RtpBurstStream * s)
   guint64 waiting = 0;
 
   if (s->period > 0)
-    waiting = (s->sink_hold.offset + s->period - 1) / s->period;
+    waiting = (rtp_burst_sink_hold_offset (&s->sink_hold) + s->period - 1) /
+        s->period;
   return RTP_BURST_STREAM_MAX_FRAMES +
       (guint) MIN (waiting, RTP_BURST_STREAM_MAX_LATENCY_FRAMES);
 }
@@ -350,67 +296,41 @@ max_queued_frames (const RtpBurstStream * s)
 gboolean
 rtp_burst_stream_has_room (const RtpBurstStream * s)
 {
-  return s->n_closed < max_queued_frames (s);
+  return s->q.n_closed < max_queued_frames (s);
 }
 
 gboolean
 rtp_burst_stream_admit (RtpBurstStream * s, guint32 rtptime,
     gboolean marker, guint64 now, RtpBurstStreamWake * wake)
 {
-  RtpBurstPacketAction action = rtp_burst_classify_packet (s->open != NULL,
-      s->open ? s->open->rtptime : 0, rtptime, marker);
-
   *wake = RTP_BURST_STREAM_WAKE_NONE;
-  if (action & RTP_BURST_PACKET_CLOSE_BEFORE)
+  if (rtp_burst_frames_ends_open (&s->q, rtptime))
     *wake = close_open_frame (s, now);
-  return s->open != NULL || rtp_burst_stream_has_room (s);
+  return s->q.open != NULL || rtp_burst_stream_has_room (s);
 }
 
 RtpBurstStreamWake
 rtp_burst_stream_add_packet (RtpBurstStream * s, const RtpBurstPacketIn * in)
 {
-  RtpBurstStreamWake wake = RTP_BURST_STREAM_WAKE_NONE;
-  RtpBurstPacketAction action = rtp_burst_classify_packet (s->open != NULL,
-      s->open ? s->open->rtptime : 0, in->rtptime, in->marker);
-  Item *frame;
+  RtpBurstStreamWake wake = RTP_BURST_STREAM_WAKE_DATA;
+  RtpBurstFrame *frame;
 
-  if (action & RTP_BURST_PACKET_CLOSE_BEFORE)
-    wake = close_open_frame (s, in->arrival);
-  if (s->open == NULL) {
-    frame = g_slice_new0 (Item);
-    frame->rtptime = in->rtptime;
-    frame->ts_time = in->sync_time;
-    frame->first_arrival = in->arrival;
-    frame->serial = ++s->n_frames_in;
-    /* until ΔT is known a frame leaves as it comes: its packets cannot wait
-     * for the rest of a frame whose period nobody knows */
-    frame->unpaced = s->period == 0 || !s->config->pace;
-    g_queue_push_tail (&s->items, frame);
-    s->open = frame;
-  }
-
-  frame = s->open;
-  frame->last_arrival = in->arrival;
-  if (g_queue_is_empty (&frame->packets))
-    frame->unsent_arrival = in->arrival;
-  g_queue_push_tail (&frame->packets, in->data);
-  frame->n_packets++;
-  frame->payload_bytes += in->payload_len;
-  frame->bytes += in->size;
-  s->n_queued_packets++;
+  /* until ΔT is known a frame leaves as it comes: its packets cannot wait
+   * for the rest of a frame whose period nobody knows */
+  frame = rtp_burst_frames_add (&s->q, in->data, in->size, in->payload_len,
+      in->rtptime, in->sync_time, in->arrival, s->period == 0 ||
+      !s->config->pace);
   s->max_payload = MAX (s->max_payload, in->payload_len);
-
-  if ((action & RTP_BURST_PACKET_CLOSE_AFTER) ||
-      frame->n_packets >= RTP_BURST_STREAM_MAX_FRAME_PACKETS)
+  if (in->marker || frame->n_packets >= RTP_BURST_FRAMES_MAX_PACKETS)
     wake |= close_open_frame (s, in->arrival);
-  return wake | RTP_BURST_STREAM_WAKE_DATA;
+  return wake;
 }
 
 RtpBurstStreamWake
 rtp_burst_stream_add_repair (RtpBurstStream * s, gpointer data, guint size,
     guint64 arrival)
 {
-  rtp_burst_repair_push (&s->repair, data, size, arrival, s->events_in);
+  rtp_burst_repair_push (&s->repair, data, size, arrival, s->q.n_events_in);
   /* the first one may leave before the media's next slot */
   if (rtp_burst_repair_queued (&s->repair) == 1)
     return RTP_BURST_STREAM_WAKE_DATA | RTP_BURST_STREAM_WAKE_CLOCK;
@@ -420,13 +340,8 @@ rtp_burst_stream_add_repair (RtpBurstStream * s, gpointer data, guint size,
 RtpBurstStreamWake
 rtp_burst_stream_add_event (RtpBurstStream * s, gpointer event, guint64 now)
 {
-  Item *item;
-
   close_open_frame (s, now);
-  item = g_slice_new0 (Item);
-  item->event = event;
-  g_queue_push_tail (&s->items, item);
-  s->events_in++;
+  rtp_burst_frames_add_event (&s->q, event);
   return RTP_BURST_STREAM_WAKE_DATA | RTP_BURST_STREAM_WAKE_CLOSED;
 }
 
@@ -439,33 +354,19 @@ rtp_burst_stream_close_open (RtpBurstStream * s, guint64 now)
 gboolean
 rtp_burst_stream_is_empty (const RtpBurstStream * s)
 {
-  return s->items.length == 0;
+  return rtp_burst_frames_head (&s->q) == NULL;
 }
 
 void
 rtp_burst_stream_flush (RtpBurstStream * s, GFunc keep_event,
     gpointer user_data)
 {
-  Item *item;
-
-  while ((item = g_queue_pop_head (&s->items))) {
-    if (item->event) {
-      if (keep_event)
-        keep_event (g_steal_pointer (&item->event), user_data);
-    } else {
-      s->st.flushed_packets += g_queue_get_length (&item->packets);
-    }
-    item_free (s, item);
-  }
+  s->st.flushed_packets += rtp_burst_frames_flush (&s->q, keep_event,
+      user_data);
   s->st.flushed_packets += rtp_burst_repair_flush (&s->repair);
-  s->last_media_slot = RTP_BURST_TIME_NONE;
-  s->last_media_bytes = 0;
-  s->events_out = s->events_in;
-  s->open = NULL;
-  s->n_closed = 0;
-  s->n_queued_packets = 0;
+  reset_head (s);
   s->prev_end = RTP_BURST_TIME_NONE;
-  s->repair_booked = FALSE;
+  rtp_burst_booking_reset (&s->repair_booking);
   rtp_burst_group_member_forget (&s->group);
 }
 
@@ -520,34 +421,34 @@ max_rate (const RtpBurstStream * s)
   return 0;
 }
 
-/* Removes the frame at the head once all its packets have left. */
+/* Removes the frame at the head once it is closed and all its packets
+ * left. */
 static void
-finish_frame (RtpBurstStream * s, Item * frame)
+finish_frame (RtpBurstStream * s, RtpBurstFrame * frame)
 {
   if (!frame->closed || !g_queue_is_empty (&frame->packets))
     return;
-  g_queue_pop_head (&s->items);
-  s->n_closed--;
   s->st.frames++;
   if (!frame->unpaced)
-    s->prev_end = rtp_burst_plan_end (&frame->plan);
-  item_free (s, frame);
+    s->prev_end = rtp_burst_plan_end (&s->head.plan);
+  rtp_burst_frames_remove_head (&s->q);
+  reset_head (s);
 }
 
 static guint64
-sync_time (const RtpBurstStream * s, const Item * frame)
+sync_time (const RtpBurstStream * s, const RtpBurstFrame * frame)
 {
   if (frame->ts_time == RTP_BURST_TIME_NONE)
     return RTP_BURST_TIME_NONE;
   /* a synchronising sink releases it no earlier than the offset */
-  return rtp_burst_time_add (frame->ts_time, MAX (frame->sink_offset,
+  return rtp_burst_time_add (frame->ts_time, MAX (s->head.sink_offset,
           s->config->sync_upstream_latency ? s->upstream_latency : 0));
 }
 
 static void
-start_unpaced (RtpBurstStream * s, Item * frame)
+start_unpaced (RtpBurstStream * s, RtpBurstFrame * frame)
 {
-  frame->started = TRUE;
+  s->head.started = TRUE;
   frame->unpaced = TRUE;
   s->st.unpaced_frames++;
   /* pace=false needs no period: nothing to warn about */
@@ -561,32 +462,26 @@ start_unpaced (RtpBurstStream * s, Item * frame)
 
 /* Removes the frame at the head, not started, with all its packets. */
 static void
-drop_frame (RtpBurstStream * s, Item * frame, guint64 backlog)
+drop_frame (RtpBurstStream * s, RtpBurstFrame * frame, guint64 backlog)
 {
-  guint n = g_queue_get_length (&frame->packets);
-
   s->st.dropped_frames++;
-  s->st.dropped_packets += n;
-  s->n_queued_packets -= n;
   s->notice_dropped = TRUE;
   s->drop.rtptime = frame->rtptime;
-  s->drop.packets = n;
   s->drop.bytes = frame->bytes;
   s->drop.backlog = backlog;
   s->drop.max_latency = s->config->max_latency;
   s->drop.dropped_frames = s->st.dropped_frames;
-  g_queue_pop_head (&s->items);
-  s->n_closed--;
-  item_free (s, frame);
+  s->drop.packets = rtp_burst_frames_remove_head (&s->q);
+  s->st.dropped_packets += s->drop.packets;
+  reset_head (s);
 }
 
 /* Moves the frame's slots between those of the group's other members, in
  * clock time.  Never waits for the group (rtpburstgroup.h). */
 static void
-place_in_group (RtpBurstStream * s, Item * frame,
-    const RtpBurstStreamNow * now)
+place_in_group (RtpBurstStream * s, const RtpBurstStreamNow * now)
 {
-  if (rtp_burst_group_member_place (&s->group, &frame->plan, now->clock,
+  if (rtp_burst_group_member_place (&s->group, &s->head.plan, now->clock,
           now->base_time) == RTP_BURST_GROUP_OTHER_CLOCK &&
       !s->group_clock_warned) {
     s->group_clock_warned = TRUE;
@@ -594,15 +489,34 @@ place_in_group (RtpBurstStream * s, Item * frame,
   }
 }
 
+/* The span of a frame's slots, with room for the margin after the last
+ * when auto-margin is on. */
+static guint64
+frame_span (RtpBurstStream * s, const RtpBurstFrame * frame)
+{
+  gboolean shortened;
+  guint64 span;
+
+  if (!s->config->auto_margin)
+    return rtp_burst_span (frame->period, frame->duty);
+  span = rtp_burst_margin_span (frame->period, frame->duty,
+      rtp_burst_margin_get (&s->margin), frame->n_slots, &shortened);
+  if (shortened)
+    s->st.margin_frames++;
+  return span;
+}
+
 /* Plans the closed frame at the head.  Returns FALSE if it was dropped. */
 static gboolean
-start_frame (RtpBurstStream * s, Item * frame, const RtpBurstStreamNow * now)
+start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
+    const RtpBurstStreamNow * now)
 {
   const RtpBurstStreamConfig *c = s->config;
+  Head *h = &s->head;
   RtpBurstStart start;
   RtpBurstLimits limits;
   RtpBurstLimitResult limited;
-  guint64 span, offset;
+  guint64 offset;
 
   if (frame->period == 0 || now->now == RTP_BURST_TIME_NONE) {
     start_unpaced (s, frame);
@@ -612,26 +526,15 @@ start_frame (RtpBurstStream * s, Item * frame, const RtpBurstStreamNow * now)
 
   /* frames are due later by what a synchronising sink downstream adds;
    * the previous frame's packets leave later by as much */
-  offset = s->sink_hold.offset;
-  frame->sink_offset = rtp_burst_sink_hold_frame_start (&s->sink_hold);
-  if (frame->sink_offset != offset && s->prev_end != RTP_BURST_TIME_NONE)
-    s->prev_end = frame->sink_offset > offset ?
-        rtp_burst_time_add (s->prev_end, frame->sink_offset - offset) :
-        s->prev_end - MIN (s->prev_end, offset - frame->sink_offset);
+  offset = rtp_burst_sink_hold_offset (&s->sink_hold);
+  h->sink_offset = rtp_burst_sink_hold_frame_start (&s->sink_hold);
+  if (h->sink_offset != offset && s->prev_end != RTP_BURST_TIME_NONE)
+    s->prev_end = h->sink_offset > offset ?
+        rtp_burst_time_add (s->prev_end, h->sink_offset - offset) :
+        s->prev_end - MIN (s->prev_end, offset - h->sink_offset);
 
-  if (c->auto_margin) {
-    gboolean shortened;
-
-    /* room for the margin after the last slot, within the period */
-    span = rtp_burst_margin_span (frame->period, frame->duty,
-        s->margin.margin, frame->n_slots, &shortened);
-    if (shortened)
-      s->st.margin_frames++;
-  } else {
-    span = rtp_burst_span (frame->period, frame->duty);
-  }
   rtp_burst_plan_start (sync_time (s, frame), frame->ready_time, now->now,
-      s->prev_end, span, &start);
+      s->prev_end, frame_span (s, frame), &start);
 
   limits.max_rate = max_rate (s);
   limits.budget = rate_cap_enabled (s) ? c->max_latency : 0;
@@ -641,7 +544,7 @@ start_frame (RtpBurstStream * s, Item * frame, const RtpBurstStreamNow * now)
     drop_frame (s, frame, limited.backlog);
     return FALSE;
   }
-  frame->started = TRUE;
+  h->started = TRUE;
   if (limited.spread)
     s->st.spread_frames++;
   if (limited.compressed)
@@ -649,26 +552,26 @@ start_frame (RtpBurstStream * s, Item * frame, const RtpBurstStreamNow * now)
   s->st.max_backlog = MAX (s->st.max_backlog, limited.backlog);
   if (start.catch_up)
     s->st.catch_up_frames++;
-  rtp_burst_plan_init (&frame->plan, start.start, start.span, frame->period,
+  rtp_burst_plan_init (&h->plan, start.start, start.span, frame->period,
       frame->n_packets, frame->n_slots, frame->burst_size, frame->slot_jitter);
-  place_in_group (s, frame, now);
-  s->st.slot_duration = rtp_burst_plan_slot_duration (&frame->plan);
-  s->st.burst_size = frame->plan.burst_size;
+  place_in_group (s, now);
+  s->st.slot_duration = rtp_burst_plan_slot_duration (&h->plan);
+  s->st.burst_size = h->plan.burst_size;
   return TRUE;
 }
 
-/* Makes sure a started paced frame knows the time of its next slot.
- * FALSE once it has none left (it is finished). */
+/* Makes sure the started paced head frame knows the time of its next slot.
+ * FALSE once it has none left. */
 static gboolean
-next_slot (RtpBurstStream * s, Item * item)
+next_slot (RtpBurstStream * s)
 {
-  if (!item->have_slot) {
-    if (!rtp_burst_plan_next (&item->plan, s->rand, &item->slot_time,
-            &item->slot_packets)) {
-      finish_frame (s, item);
+  Head *h = &s->head;
+
+  if (!h->have_slot) {
+    if (!rtp_burst_plan_next (&h->plan, s->rand, &h->slot_time,
+            &h->slot_packets))
       return FALSE;
-    }
-    item->have_slot = TRUE;
+    h->have_slot = TRUE;
   }
   return TRUE;
 }
@@ -692,39 +595,12 @@ wait_until (RtpBurstNext * next, guint64 time, gboolean for_close,
   next->for_slot = for_slot;
 }
 
-/* A push waits for the group's rate until @until: counted once per push
- * (*waited), and the longest such wait. */
 static void
-note_rate_wait (RtpBurstStream * s, const RtpBurstStreamNow * now,
-    guint64 until, gboolean * waited)
+rate_time (const RtpBurstStreamNow * now, RtpBurstRateTime * t)
 {
-  if (!*waited) {
-    *waited = TRUE;
-    s->st.group_rate_waits++;
-  }
-  s->st.group_rate_max_delay = MAX (s->st.group_rate_max_delay,
-      until - MIN (until, now->now));
-}
-
-/* Books @bytes on the group's rate (rtpburstgroup.h) in class @klass from
- * now: the link's time follows the clock, so a stream that is behind cannot
- * catch up faster than the rate.  TRUE with *release when booked; FALSE
- * without a rate (or a clock to book on).  *waited: the link is busy until
- * later than now (counted, if @waited is given); the push then waits for
- * it. */
-static gboolean
-book (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
-    guint klass, gboolean * waited, guint64 * release)
-{
-  if (waited)
-    *waited = FALSE;
-  if (now->now == RTP_BURST_TIME_NONE ||
-      rtp_burst_group_member_book (&s->group, now->clock, now->base_time,
-          now->now, bytes, klass, release) != RTP_BURST_GROUP_PLACED)
-    return FALSE;
-  if (waited && *release > now->now)
-    note_rate_wait (s, now, *release, waited);
-  return TRUE;
+  t->now = now->now;
+  t->clock = now->clock;
+  t->base_time = now->base_time;
 }
 
 /* The push being decided was booked on the group's rate in @klass. */
@@ -733,93 +609,60 @@ on_rate (RtpBurstStream * s, const RtpBurstStreamNow * now, guint klass)
 {
   s->push.on_rate = TRUE;
   s->push.rate_class = klass;
-  s->push.clock = now->clock;
-  s->push.base_time = now->base_time;
+  rate_time (now, &s->push.rate_time);
 }
 
 /* Counts @bytes that leave whatever the rate says (a pass-through push, or
- * one a synchronising sink paces) in the group's rate: booked in the top
- * class, without waiting, so that every paced member makes room. */
+ * one a synchronising sink paces) in the group's rate (rtpburstbooking.h),
+ * so that every paced member makes room. */
 static void
 count_in_rate (RtpBurstStream * s, const RtpBurstStreamNow * now,
     guint64 bytes)
 {
-  guint64 release;
+  RtpBurstRateTime t;
 
-  if (book (s, now, bytes, RTP_BURST_GROUP_CLASS_TOP, NULL, &release)) {
-    /* it leaves now: what the others claim comes after it */
-    rtp_burst_group_member_occupy (&s->group, now->clock, now->base_time,
-        now->now, bytes, RTP_BURST_GROUP_CLASS_TOP);
+  rate_time (now, &t);
+  if (rtp_burst_rate_count (&s->group, &t, bytes))
     on_rate (s, now, RTP_BURST_GROUP_CLASS_TOP);
-  }
-}
-
-/* As a push booked in @klass leaves (its release come): TRUE when the link
- * is free of what left before it (rtp_burst_group_claim ()); else FALSE
- * and *until when it is, the push waiting for the group's rate that much
- * longer (counted as such). */
-static gboolean
-claim (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes,
-    guint klass, gboolean * waited, guint64 * until)
-{
-  if (now->now == RTP_BURST_TIME_NONE ||
-      rtp_burst_group_member_claim (&s->group, now->clock, now->base_time,
-          now->now, bytes, klass, until))
-    return TRUE;
-  note_rate_wait (s, now, *until, waited);
-  return FALSE;
-}
-
-/* The bytes of the first @n packets of @item. */
-static guint64
-head_bytes (RtpBurstStream * s, Item * item, guint n)
-{
-  guint64 bytes = 0;
-  GList *l;
-
-  for (l = item->packets.head; l && n > 0; l = l->next, n--)
-    bytes += s->packet_size (l->data);
-  return bytes;
 }
 
 /* Whether a repair packet is queued that no queued event has to precede. */
 static gboolean
 repair_ready (const RtpBurstStream * s)
 {
-  return rtp_burst_repair_queued (&s->repair) > 0 &&
-      rtp_burst_repair_head_epoch (&s->repair) <= s->events_out;
+  return rtp_burst_repair_ready (&s->repair, s->q.n_events_out);
 }
 
 /* Whether the repair packet at the head of its queue leaves before the
  * media's next slot (rtpburstrepair.h), and when. */
 static Turn
-repair_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
-    RtpBurstNext * next)
+repair_turn (RtpBurstStream * s, RtpBurstFrame * item,
+    const RtpBurstStreamNow * now, RtpBurstNext * next)
 {
   const RtpBurstStreamConfig *c = s->config;
-  guint64 next_media = RTP_BURST_TIME_NONE;
-  RtpBurstRepairMedia media;
+  RtpBurstBooking *b = &s->repair_booking;
+  guint64 next_media = RTP_BURST_TIME_NONE, until;
   RtpBurstRepairTurn turn;
+  RtpBurstRateTime t;
 
   if (item && !item->event) {
     /* a frame to start, or the packets of one that leaves as they come,
      * go first (an unpaced frame still open may wait for more) */
     if ((item->unpaced && !g_queue_is_empty (&item->packets)) ||
-        (item->closed && !item->started))
+        (item->closed && !s->head.started))
       return MEDIA;
-    if (item->started && !item->unpaced) {
-      if (!next_slot (s, item))
+    if (s->head.started && !item->unpaced) {
+      if (!next_slot (s)) {
+        finish_frame (s, item);
         return AGAIN;
-      next_media = item->slot_time;
+      }
+      next_media = s->head.slot_time;
     }
   }
-  media.last = s->last_media_slot;
-  media.last_bytes = s->last_media_bytes;
-  media.next = next_media;
   /* not paced: no spacing, at once */
-  media.spacing = c->pace_repair ? s->st.slot_duration : 0;
-  rtp_burst_repair_next (&s->repair, &media, c->pace_repair ? max_rate (s) :
-      0, s->period ? s->period : RTP_BURST_TIME_NONE, &turn);
+  rtp_burst_repair_turn (&s->repair, next_media, c->pace_repair ?
+      s->st.slot_duration : 0, c->pace_repair ? max_rate (s) : 0,
+      s->period ? s->period : RTP_BURST_TIME_NONE, &turn);
   if (!turn.before_media)
     return MEDIA;
   if (now->now != RTP_BURST_TIME_NONE && turn.due > now->now) {
@@ -827,29 +670,20 @@ repair_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
     return DECIDED;
   }
   /* its turn: then its room on the group's rate */
-  if (!s->repair_booked)
-    s->repair_booked = book (s, now, rtp_burst_repair_head_size (&s->repair),
-        rtp_burst_group_class (c->priority, TRUE), &s->repair_waited,
-        &s->repair_release);
-  if (s->repair_booked && s->repair_waited) {
-    if (s->repair_release > now->now) {
-      wait_until (next, s->repair_release, FALSE, FALSE);
-      return DECIDED;
-    }
-    turn.due = MAX (turn.due, s->repair_release);
-  }
-  /* and the link free of what left before it, as for the media */
-  if (s->repair_booked && !claim (s, now,
+  rate_time (now, &t);
+  if (!rtp_burst_booking_ready (b, &s->group, &t,
           rtp_burst_repair_head_size (&s->repair),
-          rtp_burst_group_class (c->priority, TRUE), &s->repair_waited,
-          &s->repair_release)) {
-    wait_until (next, s->repair_release, FALSE, FALSE);
+          rtp_burst_group_class (c->priority, TRUE), &s->rate_waits,
+          &until)) {
+    wait_until (next, until, FALSE, FALSE);
     return DECIDED;
   }
+  if (b->booked && b->waited)
+    turn.due = MAX (turn.due, b->release);
   next->kind = RTP_BURST_NEXT_REPAIR;
   next->time = turn.due;
-  if (turn.due >= s->sink_hold.offset)
-    next->dts = turn.due - s->sink_hold.offset;
+  if (turn.due >= rtp_burst_sink_hold_offset (&s->sink_hold))
+    next->dts = turn.due - rtp_burst_sink_hold_offset (&s->sink_hold);
   s->push.overrun = turn.overrun;
   return DECIDED;
 }
@@ -858,7 +692,7 @@ repair_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
  * dropped) once it is closed; an open one is waited for, at most one period
  * after its latest packet, and then closed. */
 static Turn
-start_head_frame (RtpBurstStream * s, Item * item,
+start_head_frame (RtpBurstStream * s, RtpBurstFrame * item,
     const RtpBurstStreamNow * now, RtpBurstNext * next)
 {
   guint64 deadline;
@@ -888,83 +722,79 @@ start_head_frame (RtpBurstStream * s, Item * item,
   return DECIDED;
 }
 
-/* A started frame: its packets as they come (unpaced), or its next slot. */
+/* A started unpaced frame: its packets as they come. */
 static Turn
-frame_turn (RtpBurstStream * s, Item * item, const RtpBurstStreamNow * now,
-    RtpBurstNext * next)
+unpaced_turn (RtpBurstStream * s, RtpBurstFrame * item,
+    const RtpBurstStreamNow * now, RtpBurstNext * next)
 {
-  if (item->unpaced) {
-    guint n = g_queue_get_length (&item->packets);
-    if (n == 0) {
-      if (!item->closed) {
-        next->kind = RTP_BURST_NEXT_WAIT_DATA;
-        return DECIDED;
-      }
-      finish_frame (s, item);
-      return AGAIN;
-    }
-    next->kind = RTP_BURST_NEXT_PUSH;
-    next->n_packets = n;
-    s->push.paced = FALSE;
-    count_in_rate (s, now, head_bytes (s, item, n));
-    return DECIDED;
-  }
+  guint n = g_queue_get_length (&item->packets);
 
-  if (!next_slot (s, item))
-    return AGAIN;
-  if (!item->slot_reached) {
-    /* waited for even when it is due: the caller's clock says when */
-    wait_until (next, item->slot_time, FALSE, TRUE);
-    return DECIDED;
-  }
-  /* then for room on the group's rate; but while a synchronising sink in
-   * the thread holds this frame's pushes
-   * (until the element takes its latency, from the next frame on), that
-   * sink paces them by their DTS and the task reaches the slots late: they
-   * keep their slots and do not wait for the rate, as without a group; their
-   * bytes count in it as a pass-through member's (the group's rate applies
-   * to a stream from the frame after the element saw such a sink, its first
-   * frame as a rule) */
-  if (!item->rate_booked && item->serial == s->held_serial) {
-    count_in_rate (s, now, head_bytes (s, item, item->slot_packets));
-    item->rate_booked = TRUE;
-    item->rate_waited = FALSE;
-    item->rate_release = item->slot_time;
-  }
-  if (!item->rate_booked)
-    item->rate_booked = book (s, now, head_bytes (s, item,
-            item->slot_packets), rtp_burst_group_class (s->config->priority,
-            FALSE), &item->rate_waited, &item->rate_release);
-  if (item->rate_booked && item->rate_waited &&
-      item->rate_release > now->now) {
-    wait_until (next, item->rate_release, FALSE, FALSE);
-    return DECIDED;
-  }
-  /* the push that takes the booking, once the link is free of what left
-   * before it (a held frame's booking was counted in the top class,
-   * above) */
-  if (item->rate_booked && item->serial != s->held_serial) {
-    guint klass = rtp_burst_group_class (s->config->priority, FALSE);
-
-    if (!claim (s, now, head_bytes (s, item, item->slot_packets), klass,
-            &item->rate_waited, &item->rate_release)) {
-      wait_until (next, item->rate_release, FALSE, FALSE);
+  if (n == 0) {
+    if (!item->closed) {
+      next->kind = RTP_BURST_NEXT_WAIT_DATA;
       return DECIDED;
     }
-    on_rate (s, now, klass);
+    finish_frame (s, item);
+    return AGAIN;
   }
   next->kind = RTP_BURST_NEXT_PUSH;
-  next->n_packets = item->slot_packets;
-  next->time = item->slot_time;
+  next->n_packets = n;
+  s->push.paced = FALSE;
+  count_in_rate (s, now, rtp_burst_frames_head_bytes (&s->q, item, n));
+  return DECIDED;
+}
+
+/* A started paced frame: its next slot, once waited for, then its room on
+ * the group's rate. */
+static Turn
+slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
+    const RtpBurstStreamNow * now, RtpBurstNext * next)
+{
+  Head *h = &s->head;
+  guint klass = rtp_burst_group_class (s->config->priority, FALSE);
+  guint64 bytes, until;
+  RtpBurstRateTime t;
+
+  if (!next_slot (s)) {
+    finish_frame (s, item);
+    return AGAIN;
+  }
+  if (!h->slot_reached) {
+    /* waited for even when it is due: the caller's clock says when */
+    wait_until (next, h->slot_time, FALSE, TRUE);
+    return DECIDED;
+  }
+  bytes = rtp_burst_frames_head_bytes (&s->q, item, h->slot_packets);
+  rate_time (now, &t);
+  /* while a synchronising sink in the thread holds this frame's pushes
+   * (until the element takes its latency, from the next frame on), that
+   * sink paces them by their DTS and the task reaches the slots late: they
+   * keep their slots and do not wait for the rate, as without a group;
+   * their bytes count in it as a pass-through member's */
+  if (!h->booking.booked && item->serial == s->held_serial) {
+    if (rtp_burst_booking_count (&h->booking, &s->group, &t, bytes,
+            h->slot_time))
+      on_rate (s, now, RTP_BURST_GROUP_CLASS_TOP);
+  }
+  if (!rtp_burst_booking_ready (&h->booking, &s->group, &t, bytes, klass,
+          &s->rate_waits, &until)) {
+    wait_until (next, until, FALSE, FALSE);
+    return DECIDED;
+  }
+  if (h->booking.booked && !h->booking.counted)
+    on_rate (s, now, klass);
+  next->kind = RTP_BURST_NEXT_PUSH;
+  next->n_packets = h->slot_packets;
+  next->time = h->slot_time;
   /* it leaves when the link has it, with that DTS (a stream that is behind
    * gets DTS now, not its past slot, so that a synchronising sink behind a
    * queue does not send its backlog at once) */
-  if (item->rate_booked)
-    next->time = MAX (item->slot_time, item->rate_release);
-  if (next->time >= item->sink_offset)
-    next->dts = next->time - item->sink_offset;
+  if (h->booking.booked)
+    next->time = MAX (h->slot_time, h->booking.release);
+  if (next->time >= h->sink_offset)
+    next->dts = next->time - h->sink_offset;
   s->push.paced = TRUE;
-  s->push.lateness = item->slot_lateness;
+  s->push.lateness = h->slot_lateness;
   return DECIDED;
 }
 
@@ -972,12 +802,12 @@ static Turn
 next_once (RtpBurstStream * s, const RtpBurstStreamNow * now,
     RtpBurstNext * next)
 {
-  Item *item = g_queue_peek_head (&s->items);
+  RtpBurstFrame *item = rtp_burst_frames_head (&s->q);
   Turn turn;
 
   /* a slot waited for leaves at once */
-  if (item && item->slot_reached)
-    return frame_turn (s, item, now, next);
+  if (item && s->head.slot_reached)
+    return slot_turn (s, item, now, next);
   /* repair packets leave in PLAYING, after the events queued before them */
   if (now->playing && repair_ready (s)) {
     turn = repair_turn (s, item, now, next);
@@ -996,12 +826,14 @@ next_once (RtpBurstStream * s, const RtpBurstStreamNow * now,
     next->event = item->event;
     return DECIDED;
   }
-  if (!item->started) {
+  if (!s->head.started) {
     turn = start_head_frame (s, item, now, next);
     if (turn != MEDIA)
       return turn;
   }
-  return frame_turn (s, item, now, next);
+  if (item->unpaced)
+    return unpaced_turn (s, item, now, next);
+  return slot_turn (s, item, now, next);
 }
 
 void
@@ -1020,11 +852,10 @@ void
 rtp_burst_stream_woke (RtpBurstStream * s, guint64 lateness,
     gboolean counted)
 {
-  Item *item = g_queue_peek_head (&s->items);
-
-  g_return_if_fail (item != NULL && item->have_slot);
-  item->slot_reached = TRUE;
-  item->slot_lateness = lateness;
+  g_return_if_fail (rtp_burst_frames_head (&s->q) != NULL &&
+      s->head.have_slot);
+  s->head.slot_reached = TRUE;
+  s->head.slot_lateness = lateness;
   if (counted)
     rtp_burst_wakeup_tracker_add (&s->wakeups, lateness);
 }
@@ -1032,14 +863,7 @@ rtp_burst_stream_woke (RtpBurstStream * s, guint64 lateness,
 gpointer
 rtp_burst_stream_pop_event (RtpBurstStream * s)
 {
-  Item *item = g_queue_pop_head (&s->items);
-  gpointer event;
-
-  g_return_val_if_fail (item != NULL && item->event != NULL, NULL);
-  event = g_steal_pointer (&item->event);
-  s->events_out++;
-  item_free (s, item);
-  return event;
+  return rtp_burst_frames_pop_event (&s->q);
 }
 
 /* Counts how late the slot is, and returns that: its own lateness.  In a
@@ -1047,93 +871,102 @@ rtp_burst_stream_pop_event (RtpBurstStream * s)
  * itself), a slot whose time went by while the sink still held the
  * previous push is late only by the time since that push returned. */
 static guint64
-note_slot_lateness (RtpBurstStream * s, const Item * item, guint64 lateness)
+note_slot_lateness (RtpBurstStream * s, const RtpBurstFrame * item,
+    guint64 lateness)
 {
   guint64 own = lateness;
 
   if (item->serial == s->held_serial &&
       s->last_push_end != RTP_BURST_TIME_NONE &&
-      s->last_push_end > item->slot_time)
-    own -= MIN (own, s->last_push_end - item->slot_time);
+      s->last_push_end > s->head.slot_time)
+    own -= MIN (own, s->last_push_end - s->head.slot_time);
   if (own > RTP_BURST_LATE_THRESHOLD)
     s->st.late_slots++;
   s->st.max_lateness = MAX (s->st.max_lateness, own);
   return own;
 }
 
+/* A paced push of the head's slot is taken: its lateness counted, the slot
+ * done; returns the slot's own lateness. */
+static guint64
+take_slot (RtpBurstStream * s, const RtpBurstFrame * item)
+{
+  Head *h = &s->head;
+  Push *push = &s->push;
+  guint64 own_lateness = note_slot_lateness (s, item, push->lateness);
+
+  if (own_lateness <= RTP_BURST_LATE_THRESHOLD || h->released_slots == 0)
+    h->on_time = h->slot_time - MIN (h->slot_time, h->plan.start);
+  /* when it leaves: its slot, or when the group's rate let it */
+  push->slot_time = h->booking.booked ?
+      MAX (h->slot_time, h->booking.release) : h->slot_time;
+  push->sink_offset = h->sink_offset;
+  push->start = rtp_burst_time_add (h->slot_time, push->lateness);
+  if (push->now != RTP_BURST_TIME_NONE)
+    push->start = MAX (push->start, push->now);
+  push->frame_first = h->released_slots++ == 0;
+  push->serial = item->serial;
+  push->frame_start = h->plan.start;
+  push->period = item->period;
+  h->have_slot = h->slot_reached = FALSE;
+  rtp_burst_booking_reset (&h->booking);
+  return own_lateness;
+}
+
+/* An unpaced push: how long the oldest of its packets stayed while the
+ * task was free (the time downstream held the previous push is
+ * downstream's). */
+static void
+note_unpaced_delay (RtpBurstStream * s, const RtpBurstFrame * item)
+{
+  guint64 since = item->unsent_arrival, delay;
+
+  if (s->push.now == RTP_BURST_TIME_NONE || since == RTP_BURST_TIME_NONE)
+    return;
+  if (s->prev_push_end != RTP_BURST_TIME_NONE && s->prev_push_end > since)
+    since = s->prev_push_end;
+  delay = s->push.now - MIN (s->push.now, since);
+  s->st.unpaced_pushes++;
+  if (delay > RTP_BURST_LATE_THRESHOLD)
+    s->st.unpaced_late_pushes++;
+  s->st.unpaced_max_delay = MAX (s->st.unpaced_max_delay, delay);
+}
+
 guint64
 rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
     gpointer * packets)
 {
-  Item *item = g_queue_peek_head (&s->items);
+  RtpBurstFrame *item = rtp_burst_frames_head (&s->q);
+  Head *h = &s->head;
   Push *push = &s->push;
-  guint64 own_lateness = 0;
-  guint i, n = next->n_packets;
+  guint64 own_lateness = 0, slot_time = h->slot_time;
 
   g_return_val_if_fail (item != NULL && item->event == NULL &&
       next->kind == RTP_BURST_NEXT_PUSH &&
-      n <= g_queue_get_length (&item->packets), 0);
+      next->n_packets <= g_queue_get_length (&item->packets), 0);
 
   push->repair = FALSE;
-  push->n_packets = n;
-  push->bytes = 0;
-  if (push->paced) {
-    /* when it leaves: its slot, or when the group's rate let it */
-    guint64 due = item->rate_booked ?
-        MAX (item->slot_time, item->rate_release) : item->slot_time;
-
-    own_lateness = note_slot_lateness (s, item, push->lateness);
-    if (own_lateness <= RTP_BURST_LATE_THRESHOLD ||
-        item->released_slots == 0)
-      item->on_time = item->slot_time - MIN (item->slot_time,
-          item->plan.start);
-    item->have_slot = item->slot_reached = item->rate_booked = FALSE;
-    push->slot_time = due;
-    push->sink_offset = item->sink_offset;
-    push->start = rtp_burst_time_add (item->slot_time, push->lateness);
-    if (push->now != RTP_BURST_TIME_NONE)
-      push->start = MAX (push->start, push->now);
-    push->frame_first = item->released_slots++ == 0;
-    push->serial = item->serial;
-    push->frame_start = item->plan.start;
-    push->period = item->period;
-  }
-  if (!push->paced && push->now != RTP_BURST_TIME_NONE &&
-      item->unsent_arrival != RTP_BURST_TIME_NONE) {
-    /* how long the oldest of them stayed while the task was free: the
-     * time downstream held the previous push is downstream's */
-    guint64 since = item->unsent_arrival;
-    guint64 delay;
-
-    if (s->prev_push_end != RTP_BURST_TIME_NONE && s->prev_push_end > since)
-      since = s->prev_push_end;
-    delay = push->now - MIN (push->now, since);
-
-    s->st.unpaced_pushes++;
-    if (delay > RTP_BURST_LATE_THRESHOLD)
-      s->st.unpaced_late_pushes++;
-    s->st.unpaced_max_delay = MAX (s->st.unpaced_max_delay, delay);
-  }
-  for (i = 0; i < n; i++) {
-    packets[i] = g_queue_pop_head (&item->packets);
-    push->bytes += s->packet_size (packets[i]);
-  }
-  s->n_queued_packets -= n;
+  push->n_packets = next->n_packets;
+  if (push->paced)
+    own_lateness = take_slot (s, item);
+  else
+    note_unpaced_delay (s, item);
+  push->bytes = rtp_burst_frames_take (&s->q, next->n_packets, packets);
   s->st.slots++;
   /* counted before the push, so that the stats are complete when the
    * packets arrive downstream */
-  s->st.packets += n;
+  s->st.packets += push->n_packets;
   s->st.bytes += push->bytes;
 
-  s->last_media_slot = push->paced ? push->slot_time : push->now;
-  s->last_media_bytes = (guint) MIN (push->bytes, G_MAXUINT);
+  rtp_burst_repair_media_sent (&s->repair, push->paced ? push->slot_time :
+      push->now, (guint) MIN (push->bytes, G_MAXUINT));
   push->frame_last = item->closed && g_queue_is_empty (&item->packets);
   /* whether late slots at its end made the frame end after its period,
    * for the margin of later frames */
   if (push->frame_last && push->paced)
     rtp_burst_margin_frame (&s->margin, rtp_burst_time_add
-        (item->slot_time - MIN (item->slot_time, item->plan.start),
-            own_lateness), item->on_time, item->period);
+        (slot_time - MIN (slot_time, h->plan.start), own_lateness),
+        h->on_time, item->period);
   if (push->frame_last)
     finish_frame (s, item);
   return push->bytes;
@@ -1149,11 +982,35 @@ rtp_burst_stream_take_repair (RtpBurstStream * s, const RtpBurstNext * next,
 
   s->push.repair = TRUE;
   s->push.paced = FALSE;
-  s->repair_booked = FALSE;
+  rtp_burst_booking_reset (&s->repair_booking);
   data = rtp_burst_repair_pop (&s->repair, next->time, s->push.overrun, now,
       &s->push.size);
   *size = s->push.size;
   return data;
+}
+
+/* A paced push returned at @end: whether a synchronising sink held it, and
+ * when the slot really left, for the meter. */
+static void
+paced_push_done (RtpBurstStream * s, guint64 end)
+{
+  Push *push = &s->push;
+  guint64 target = 0, release = push->start;
+  gboolean held = end != RTP_BURST_TIME_NONE &&
+      rtp_burst_sink_hold_push_done (&s->sink_hold, push->slot_time,
+      push->sink_offset, push->start, end, &target);
+
+  /* a synchronising sink in this thread held the push: the slot left as
+   * late after its time as the sink released it after its own */
+  s->last_push_end = end;
+  if (held) {
+    s->held_serial = push->serial;
+    release = end > target ? rtp_burst_time_add (push->slot_time,
+        end - target) : push->slot_time;
+  }
+  rtp_burst_meter_slot (&s->meter, push->slot_time, release,
+      push->n_packets, push->bytes, push->frame_first, push->frame_last,
+      push->frame_start, push->period);
 }
 
 void
@@ -1171,8 +1028,8 @@ rtp_burst_stream_push_done (RtpBurstStream * s, guint64 end, gboolean refused)
   if (push->on_rate && !push->repair && !refused &&
       end != RTP_BURST_TIME_NONE && push->now != RTP_BURST_TIME_NONE &&
       end > push->now + RTP_BURST_LATE_THRESHOLD)
-    rtp_burst_group_member_occupy (&s->group, push->clock, push->base_time,
-        end, push->bytes, push->rate_class);
+    rtp_burst_group_member_occupy (&s->group, push->rate_time.clock,
+        push->rate_time.base_time, end, push->bytes, push->rate_class);
   if (push->repair) {
     if (refused) {
       /* refused by a flush: discarded, and counted as such */
@@ -1181,24 +1038,8 @@ rtp_burst_stream_push_done (RtpBurstStream * s, guint64 end, gboolean refused)
     }
     return;
   }
-  if (push->paced) {
-    guint64 target = 0, release = push->start;
-    gboolean held = end != RTP_BURST_TIME_NONE &&
-        rtp_burst_sink_hold_push_done (&s->sink_hold, push->slot_time,
-        push->sink_offset, push->start, end, &target);
-
-    /* a synchronising sink in this thread held the push: the slot left as
-     * late after its time as the sink released it after its own */
-    s->last_push_end = end;
-    if (held) {
-      s->held_serial = push->serial;
-      release = end > target ? rtp_burst_time_add (push->slot_time,
-          end - target) : push->slot_time;
-    }
-    rtp_burst_meter_slot (&s->meter, push->slot_time, release,
-        push->n_packets, push->bytes, push->frame_first, push->frame_last,
-        push->frame_start, push->period);
-  }
+  if (push->paced)
+    paced_push_done (s, end);
   if (refused) {
     /* refused by a flush (ours or downstream's): discarded, and counted */
     s->st.packets -= push->n_packets;
@@ -1228,32 +1069,39 @@ rtp_burst_stream_get_stats (const RtpBurstStream * s,
     RtpBurstStreamStats * out)
 {
   const RtpBurstStreamConfig *c = s->config;
+  RtpBurstGroupReport group;
+  RtpBurstRepairReport repair;
 
   *out = s->st;
   out->period = s->period;
   out->period_source = s->period_source;
   out->payload_size = c->payload_size ? c->payload_size : s->max_payload;
   out->min_slot_duration = min_slot (s);
-  out->queued_packets = s->n_queued_packets;
-  out->queued_frames = s->n_closed;
+  out->queued_packets = s->q.n_packets;
+  out->queued_frames = s->q.n_closed;
   out->max_rate = max_rate (s);
   out->mean_rate = rtp_burst_rate_meter_get (&s->rate_meter, s->period);
-  out->sink_latency = s->sink_hold.offset;
-  out->held_slots = s->sink_hold.n_held;
-  out->margin = c->auto_margin ? s->margin.margin : 0;
-  out->group_members = rtp_burst_group_member_n_members (&s->group);
-  out->group_frames = s->group.frames;
-  out->group_shared_slots = s->group.shared_slots;
-  out->group_phase = s->group.last_phase;
-  out->group_gap = s->group.last_gap;
-  out->group_busy = s->group.busy;
-  out->group_other_clock = s->group.other_clock;
-  out->group_max_rate = s->group.group ?
-      rtp_burst_group_max_rate (s->group.group) : 0;
-  out->repair_packets = s->repair.n_released;
-  out->repair_bytes = s->repair.bytes_released;
-  out->repair_overruns = s->repair.n_overrun;
-  out->repair_max_delay = s->repair.max_delay;
-  out->repair_queued = rtp_burst_repair_queued (&s->repair);
+  out->sink_latency = rtp_burst_sink_hold_offset (&s->sink_hold);
+  out->held_slots = rtp_burst_sink_hold_n_held (&s->sink_hold);
+  out->margin = c->auto_margin ? rtp_burst_margin_get (&s->margin) : 0;
+
+  rtp_burst_group_member_report (&s->group, &group);
+  out->group_members = group.members;
+  out->group_frames = group.frames;
+  out->group_shared_slots = group.shared_slots;
+  out->group_phase = group.phase;
+  out->group_gap = group.gap;
+  out->group_busy = group.busy;
+  out->group_other_clock = group.other_clock;
+  out->group_max_rate = group.max_rate;
+  out->group_rate_waits = s->rate_waits.waits;
+  out->group_rate_max_delay = s->rate_waits.max_delay;
+
+  rtp_burst_repair_report (&s->repair, &repair);
+  out->repair_packets = repair.packets;
+  out->repair_bytes = repair.bytes;
+  out->repair_overruns = repair.overruns;
+  out->repair_max_delay = repair.max_delay;
+  out->repair_queued = repair.queued;
   rtp_burst_meter_report (&s->meter, &out->meter);
 }

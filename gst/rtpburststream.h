@@ -45,6 +45,7 @@
 
 #include <glib.h>
 
+#include "rtpburstframes.h"
 #include "rtpburstschedule.h"
 #include "rtpburstsinkhold.h"
 #include "rtpburstmeter.h"
@@ -56,7 +57,7 @@ G_BEGIN_DECLS
 /* ... plus those that wait for a synchronising sink's latency, up to this */
 #define RTP_BURST_STREAM_MAX_LATENCY_FRAMES 256
 /* A frame that grows to this many packets is closed and paced as it is. */
-#define RTP_BURST_STREAM_MAX_FRAME_PACKETS 65536
+#define RTP_BURST_STREAM_MAX_FRAME_PACKETS RTP_BURST_FRAMES_MAX_PACKETS
 /* Frames passed unpaced before a missing frame period is reported. */
 #define RTP_BURST_STREAM_PERIOD_WARN_FRAMES 50
 
@@ -84,9 +85,6 @@ typedef struct
 } RtpBurstStreamConfig;
 
 typedef struct _RtpBurstStream RtpBurstStream;
-
-/* The size of a packet on the wire, bytes. */
-typedef guint (*RtpBurstPacketSize) (gconstpointer packet);
 
 RtpBurstStream *rtp_burst_stream_new  (const RtpBurstStreamConfig * config,
                                        GDestroyNotify free_packet,
@@ -138,7 +136,9 @@ void     rtp_burst_stream_set_caps    (RtpBurstStream * s, guint64 caps_period,
 gboolean rtp_burst_stream_is_repair   (const RtpBurstStream * s, guint pt);
 /* Whether the packet can be added now.  A packet that begins a new frame
  * closes the open one first; FALSE if it needs room for a new frame and
- * there is none (wait until rtp_burst_stream_has_room ()). */
+ * there is none (wait until rtp_burst_stream_has_room ()).  Every packet
+ * is admitted before it is added, with nothing added in between: the
+ * frame it belongs to is decided here. */
 gboolean rtp_burst_stream_admit       (RtpBurstStream * s, guint32 rtptime,
                                        gboolean marker, guint64 now,
                                        RtpBurstStreamWake * wake);
