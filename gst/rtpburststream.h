@@ -18,10 +18,11 @@
  */
 
 /*
- * One paced stream: the queue of frames and events, frame assembly, the
- * frame period, each frame's plan, the repair packets, the stream's place
- * in a group, its counters — and one call, rtp_burst_stream_next (), that
- * says what to do next:
+ * One paced stream: its queue of frames and events (rtpburstframes.h), the
+ * frame period, each frame's plan, the repair packets (rtpburstrepair.h),
+ * its place in a group and on the group's rate (rtpburstgroup.h,
+ * rtpburstbooking.h), its counters — and one call, rtp_burst_stream_next (),
+ * that says what to do next:
  *
  *   PUSH        n packets of the head frame (their slot is due)
  *   REPAIR      the repair packet at the head of its queue
@@ -36,8 +37,8 @@
  * RtpBurstStreamWake flags of the input calls say.  Packets and events are
  * opaque pointers freed with the functions given at creation; times are
  * running times in ns, RTP_BURST_TIME_NONE when unknown.  GLib only, like
- * the units it composes (rtpburstschedule.h, rtpburstrepair.h,
- * rtpburstgroup.h, rtpburstsinkhold.h, rtpburstmargin.h, rtpburstmeter.h).
+ * the units it composes.  rtpburststream.c has the input, the stream's
+ * life and its stats; rtpburststreamnext.c what leaves next.
  */
 
 #ifndef __RTP_BURST_STREAM_H__

@@ -1,0 +1,654 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+/* What leaves next, and when: the second half of rtpburststream.c. */
+
+#include "rtpburststream-private.h"
+
+/* Removes the frame at the head once it is closed and all its packets
+ * left. */
+static void
+finish_frame (RtpBurstStream * s, RtpBurstFrame * frame)
+{
+  if (!frame->closed || !g_queue_is_empty (&frame->packets))
+    return;
+  s->st.frames++;
+  if (!frame->unpaced)
+    s->prev_end = rtp_burst_plan_end (&s->head.plan);
+  rtp_burst_frames_remove_head (&s->q);
+  reset_head (s);
+}
+
+static guint64
+sync_time (const RtpBurstStream * s, const RtpBurstFrame * frame)
+{
+  if (frame->ts_time == RTP_BURST_TIME_NONE)
+    return RTP_BURST_TIME_NONE;
+  /* a synchronising sink releases it no earlier than the offset */
+  return rtp_burst_time_add (frame->ts_time, MAX (s->head.sink_offset,
+          s->config->sync_upstream_latency ? s->upstream_latency : 0));
+}
+
+static void
+start_unpaced (RtpBurstStream * s, RtpBurstFrame * frame)
+{
+  s->head.started = TRUE;
+  frame->unpaced = TRUE;
+  s->st.unpaced_frames++;
+  /* pace=false needs no period: nothing to warn about */
+  if (s->period == 0 && s->config->pace &&
+      ++s->unpaced_since_period >= RTP_BURST_STREAM_PERIOD_WARN_FRAMES &&
+      !s->period_warned) {
+    s->period_warned = TRUE;
+    s->notice_period = TRUE;
+  }
+}
+
+/* Removes the frame at the head, not started, with all its packets. */
+static void
+drop_frame (RtpBurstStream * s, RtpBurstFrame * frame, guint64 backlog)
+{
+  s->st.dropped_frames++;
+  s->notice_dropped = TRUE;
+  s->drop.rtptime = frame->rtptime;
+  s->drop.bytes = frame->bytes;
+  s->drop.backlog = backlog;
+  s->drop.max_latency = s->config->max_latency;
+  s->drop.dropped_frames = s->st.dropped_frames;
+  s->drop.packets = rtp_burst_frames_remove_head (&s->q);
+  s->st.dropped_packets += s->drop.packets;
+  reset_head (s);
+}
+
+/* Moves the frame's slots between those of the group's other members, in
+ * clock time.  Never waits for the group (rtpburstgroup.h). */
+static void
+place_in_group (RtpBurstStream * s, const RtpBurstStreamNow * now)
+{
+  if (rtp_burst_group_member_place (&s->group, &s->head.plan, now->clock,
+          now->base_time) == RTP_BURST_GROUP_OTHER_CLOCK &&
+      !s->group_clock_warned) {
+    s->group_clock_warned = TRUE;
+    s->notice_other_clock = TRUE;
+  }
+}
+
+/* The span of a frame's slots, with room for the margin after the last
+ * when auto-margin is on. */
+static guint64
+frame_span (RtpBurstStream * s, const RtpBurstFrame * frame)
+{
+  gboolean shortened;
+  guint64 span;
+
+  if (!s->config->auto_margin)
+    return rtp_burst_span (frame->period, frame->duty);
+  span = rtp_burst_margin_span (frame->period, frame->duty,
+      rtp_burst_margin_get (&s->margin), frame->n_slots, &shortened);
+  if (shortened)
+    s->st.margin_frames++;
+  return span;
+}
+
+/* Plans the closed frame at the head.  Returns FALSE if it was dropped. */
+static gboolean
+start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
+    const RtpBurstStreamNow * now)
+{
+  const RtpBurstStreamConfig *c = s->config;
+  Head *h = &s->head;
+  RtpBurstStart start;
+  RtpBurstLimits limits;
+  RtpBurstLimitResult limited;
+  guint64 offset;
+
+  if (frame->period == 0 || now->now == RTP_BURST_TIME_NONE) {
+    start_unpaced (s, frame);
+    return TRUE;
+  }
+  s->unpaced_since_period = 0;
+
+  /* frames are due later by what a synchronising sink downstream adds;
+   * the previous frame's packets leave later by as much */
+  offset = rtp_burst_sink_hold_offset (&s->sink_hold);
+  h->sink_offset = rtp_burst_sink_hold_frame_start (&s->sink_hold);
+  if (h->sink_offset != offset && s->prev_end != RTP_BURST_TIME_NONE)
+    s->prev_end = h->sink_offset > offset ?
+        rtp_burst_time_add (s->prev_end, h->sink_offset - offset) :
+        s->prev_end - MIN (s->prev_end, offset - h->sink_offset);
+
+  rtp_burst_plan_start (sync_time (s, frame), frame->ready_time, now->now,
+      s->prev_end, frame_span (s, frame), &start);
+
+  limits.max_rate = max_rate (s);
+  limits.budget = rate_cap_enabled (s) ? c->max_latency : 0;
+  limits.overload = c->overload;
+  if (rtp_burst_apply_limits (&limits, frame->bytes, frame->n_slots, &start,
+          &limited) == RTP_BURST_LIMIT_DROP) {
+    drop_frame (s, frame, limited.backlog);
+    return FALSE;
+  }
+  h->started = TRUE;
+  if (limited.spread)
+    s->st.spread_frames++;
+  if (limited.compressed)
+    s->st.compressed_frames++;
+  s->st.max_backlog = MAX (s->st.max_backlog, limited.backlog);
+  if (start.catch_up)
+    s->st.catch_up_frames++;
+  rtp_burst_plan_init (&h->plan, start.start, start.span, frame->period,
+      frame->n_packets, frame->n_slots, frame->burst_size, frame->slot_jitter);
+  place_in_group (s, now);
+  s->st.slot_duration = rtp_burst_plan_slot_duration (&h->plan);
+  s->st.burst_size = h->plan.burst_size;
+  return TRUE;
+}
+
+/* Makes sure the started paced head frame knows the time of its next slot.
+ * FALSE once it has none left. */
+static gboolean
+next_slot (RtpBurstStream * s)
+{
+  Head *h = &s->head;
+
+  if (!h->have_slot) {
+    if (!rtp_burst_plan_next (&h->plan, s->rand, &h->slot_time,
+            &h->slot_packets))
+      return FALSE;
+    h->have_slot = TRUE;
+  }
+  return TRUE;
+}
+
+/* --- what to do next ----------------------------------------------------- */
+
+typedef enum
+{
+  DECIDED,
+  MEDIA,                        /* the media goes first */
+  AGAIN,                        /* the head changed: look again */
+} Turn;
+
+static void
+wait_until (RtpBurstNext * next, guint64 time, gboolean for_close,
+    gboolean for_slot)
+{
+  next->kind = RTP_BURST_NEXT_WAIT_UNTIL;
+  next->time = time;
+  next->for_close = for_close;
+  next->for_slot = for_slot;
+}
+
+static void
+rate_time (const RtpBurstStreamNow * now, RtpBurstRateTime * t)
+{
+  t->now = now->now;
+  t->clock = now->clock;
+  t->base_time = now->base_time;
+}
+
+/* The push being decided was booked on the group's rate in @klass. */
+static void
+on_rate (RtpBurstStream * s, const RtpBurstStreamNow * now, guint klass)
+{
+  s->push.on_rate = TRUE;
+  s->push.rate_class = klass;
+  rate_time (now, &s->push.rate_time);
+}
+
+/* Counts @bytes that leave whatever the rate says (a pass-through push, or
+ * one a synchronising sink paces) in the group's rate (rtpburstbooking.h),
+ * so that every paced member makes room. */
+static void
+count_in_rate (RtpBurstStream * s, const RtpBurstStreamNow * now,
+    guint64 bytes)
+{
+  RtpBurstRateTime t;
+
+  rate_time (now, &t);
+  if (rtp_burst_rate_count (&s->group, &t, bytes))
+    on_rate (s, now, RTP_BURST_GROUP_CLASS_TOP);
+}
+
+/* Whether a repair packet is queued that no queued event has to precede. */
+static gboolean
+repair_ready (const RtpBurstStream * s)
+{
+  return rtp_burst_repair_ready (&s->repair, s->q.n_events_out);
+}
+
+/* Whether the repair packet at the head of its queue leaves before the
+ * media's next slot (rtpburstrepair.h), and when. */
+static Turn
+repair_turn (RtpBurstStream * s, RtpBurstFrame * item,
+    const RtpBurstStreamNow * now, RtpBurstNext * next)
+{
+  const RtpBurstStreamConfig *c = s->config;
+  RtpBurstBooking *b = &s->repair_booking;
+  guint64 next_media = RTP_BURST_TIME_NONE, until;
+  RtpBurstRepairTurn turn;
+  RtpBurstRateTime t;
+
+  if (item && !item->event) {
+    /* a frame to start, or the packets of one that leaves as they come,
+     * go first (an unpaced frame still open may wait for more) */
+    if ((item->unpaced && !g_queue_is_empty (&item->packets)) ||
+        (item->closed && !s->head.started))
+      return MEDIA;
+    if (s->head.started && !item->unpaced) {
+      if (!next_slot (s)) {
+        finish_frame (s, item);
+        return AGAIN;
+      }
+      next_media = s->head.slot_time;
+    }
+  }
+  /* not paced: no spacing, at once */
+  rtp_burst_repair_turn (&s->repair, next_media, c->pace_repair ?
+      s->st.slot_duration : 0, c->pace_repair ? max_rate (s) : 0,
+      s->period ? s->period : RTP_BURST_TIME_NONE, &turn);
+  if (!turn.before_media)
+    return MEDIA;
+  if (now->now != RTP_BURST_TIME_NONE && turn.due > now->now) {
+    wait_until (next, turn.due, FALSE, FALSE);
+    return DECIDED;
+  }
+  /* its turn: then its room on the group's rate */
+  rate_time (now, &t);
+  if (!rtp_burst_booking_ready (b, &s->group, &t,
+          rtp_burst_repair_head_size (&s->repair),
+          rtp_burst_group_class (c->priority, TRUE), &s->rate_waits,
+          &until)) {
+    wait_until (next, until, FALSE, FALSE);
+    return DECIDED;
+  }
+  if (b->booked && b->waited)
+    turn.due = MAX (turn.due, b->release);
+  next->kind = RTP_BURST_NEXT_REPAIR;
+  next->time = turn.due;
+  if (turn.due >= rtp_burst_sink_hold_offset (&s->sink_hold))
+    next->dts = turn.due - rtp_burst_sink_hold_offset (&s->sink_hold);
+  s->push.overrun = turn.overrun;
+  return DECIDED;
+}
+
+/* The frame at the head, not started: started unpaced, or planned (or
+ * dropped) once it is closed; an open one is waited for, at most one period
+ * after its latest packet, and then closed. */
+static Turn
+start_head_frame (RtpBurstStream * s, RtpBurstFrame * item,
+    const RtpBurstStreamNow * now, RtpBurstNext * next)
+{
+  guint64 deadline;
+
+  if (item->unpaced) {
+    start_unpaced (s, item);
+    return MEDIA;
+  }
+  if (item->closed) {
+    if (start_frame (s, item, now))
+      return MEDIA;
+    next->kind = RTP_BURST_NEXT_DROPPED;
+    return DECIDED;
+  }
+  deadline = rtp_burst_time_add (item->last_arrival, s->period);
+  if (item->last_arrival == RTP_BURST_TIME_NONE ||
+      now->now == RTP_BURST_TIME_NONE) {
+    next->kind = RTP_BURST_NEXT_WAIT_DATA;
+  } else if (now->now < deadline) {
+    wait_until (next, deadline, TRUE, FALSE);
+  } else {
+    /* no packet for one period */
+    s->st.timeout_frames++;
+    rtp_burst_stream_close_open (s, now->now);
+    return AGAIN;
+  }
+  return DECIDED;
+}
+
+/* A started unpaced frame: its packets as they come. */
+static Turn
+unpaced_turn (RtpBurstStream * s, RtpBurstFrame * item,
+    const RtpBurstStreamNow * now, RtpBurstNext * next)
+{
+  guint n = g_queue_get_length (&item->packets);
+
+  if (n == 0) {
+    if (!item->closed) {
+      next->kind = RTP_BURST_NEXT_WAIT_DATA;
+      return DECIDED;
+    }
+    finish_frame (s, item);
+    return AGAIN;
+  }
+  next->kind = RTP_BURST_NEXT_PUSH;
+  next->n_packets = n;
+  s->push.paced = FALSE;
+  count_in_rate (s, now, rtp_burst_frames_head_bytes (&s->q, item, n));
+  return DECIDED;
+}
+
+/* A started paced frame: its next slot, once waited for, then its room on
+ * the group's rate. */
+static Turn
+slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
+    const RtpBurstStreamNow * now, RtpBurstNext * next)
+{
+  Head *h = &s->head;
+  guint klass = rtp_burst_group_class (s->config->priority, FALSE);
+  guint64 bytes, until;
+  RtpBurstRateTime t;
+
+  if (!next_slot (s)) {
+    finish_frame (s, item);
+    return AGAIN;
+  }
+  if (!h->slot_reached) {
+    /* waited for even when it is due: the caller's clock says when */
+    wait_until (next, h->slot_time, FALSE, TRUE);
+    return DECIDED;
+  }
+  bytes = rtp_burst_frames_head_bytes (&s->q, item, h->slot_packets);
+  rate_time (now, &t);
+  /* while a synchronising sink in the thread holds this frame's pushes
+   * (until the element takes its latency, from the next frame on), that
+   * sink paces them by their DTS and the task reaches the slots late: they
+   * keep their slots and do not wait for the rate, as without a group;
+   * their bytes count in it as a pass-through member's */
+  if (!h->booking.booked && item->serial == s->held_serial) {
+    if (rtp_burst_booking_count (&h->booking, &s->group, &t, bytes,
+            h->slot_time))
+      on_rate (s, now, RTP_BURST_GROUP_CLASS_TOP);
+  }
+  if (!rtp_burst_booking_ready (&h->booking, &s->group, &t, bytes, klass,
+          &s->rate_waits, &until)) {
+    wait_until (next, until, FALSE, FALSE);
+    return DECIDED;
+  }
+  if (h->booking.booked && !h->booking.counted)
+    on_rate (s, now, klass);
+  next->kind = RTP_BURST_NEXT_PUSH;
+  next->n_packets = h->slot_packets;
+  next->time = h->slot_time;
+  /* it leaves when the link has it, with that DTS (a stream that is behind
+   * gets DTS now, not its past slot, so that a synchronising sink behind a
+   * queue does not send its backlog at once) */
+  if (h->booking.booked)
+    next->time = MAX (h->slot_time, h->booking.release);
+  if (next->time >= h->sink_offset)
+    next->dts = next->time - h->sink_offset;
+  s->push.paced = TRUE;
+  s->push.lateness = h->slot_lateness;
+  return DECIDED;
+}
+
+static Turn
+next_once (RtpBurstStream * s, const RtpBurstStreamNow * now,
+    RtpBurstNext * next)
+{
+  RtpBurstFrame *item = rtp_burst_frames_head (&s->q);
+  Turn turn;
+
+  /* a slot waited for leaves at once */
+  if (item && s->head.slot_reached)
+    return slot_turn (s, item, now, next);
+  /* repair packets leave in PLAYING, after the events queued before them */
+  if (now->playing && repair_ready (s)) {
+    turn = repair_turn (s, item, now, next);
+    if (turn != MEDIA)
+      return turn;
+  }
+  if (item == NULL || (item->event && repair_ready (s)) ||
+      (!item->event && !now->playing)) {
+    /* the repair packets queued before an event leave first, in PLAYING;
+     * packets only leave in PLAYING */
+    next->kind = RTP_BURST_NEXT_WAIT_DATA;
+    return DECIDED;
+  }
+  if (item->event) {
+    next->kind = RTP_BURST_NEXT_EVENT;
+    next->event = item->event;
+    return DECIDED;
+  }
+  if (!s->head.started) {
+    turn = start_head_frame (s, item, now, next);
+    if (turn != MEDIA)
+      return turn;
+  }
+  if (item->unpaced)
+    return unpaced_turn (s, item, now, next);
+  return slot_turn (s, item, now, next);
+}
+
+void
+rtp_burst_stream_next (RtpBurstStream * s, const RtpBurstStreamNow * now,
+    RtpBurstNext * next)
+{
+  do {
+    memset (next, 0, sizeof (*next));
+    next->time = next->dts = RTP_BURST_TIME_NONE;
+    s->push.now = now->now;
+    s->push.on_rate = FALSE;
+  } while (next_once (s, now, next) == AGAIN);
+}
+
+void
+rtp_burst_stream_woke (RtpBurstStream * s, guint64 lateness,
+    gboolean counted)
+{
+  g_return_if_fail (rtp_burst_frames_head (&s->q) != NULL &&
+      s->head.have_slot);
+  s->head.slot_reached = TRUE;
+  s->head.slot_lateness = lateness;
+  if (counted)
+    rtp_burst_wakeup_tracker_add (&s->wakeups, lateness);
+}
+
+gpointer
+rtp_burst_stream_pop_event (RtpBurstStream * s)
+{
+  return rtp_burst_frames_pop_event (&s->q);
+}
+
+/* Counts how late the slot is, and returns that: its own lateness.  In a
+ * frame whose pushes a synchronising sink held (it paces that frame
+ * itself), a slot whose time went by while the sink still held the
+ * previous push is late only by the time since that push returned. */
+static guint64
+note_slot_lateness (RtpBurstStream * s, const RtpBurstFrame * item,
+    guint64 lateness)
+{
+  guint64 own = lateness;
+
+  if (item->serial == s->held_serial &&
+      s->last_push_end != RTP_BURST_TIME_NONE &&
+      s->last_push_end > s->head.slot_time)
+    own -= MIN (own, s->last_push_end - s->head.slot_time);
+  if (own > RTP_BURST_LATE_THRESHOLD)
+    s->st.late_slots++;
+  s->st.max_lateness = MAX (s->st.max_lateness, own);
+  return own;
+}
+
+/* A paced push of the head's slot is taken: its lateness counted, the slot
+ * done; returns the slot's own lateness. */
+static guint64
+take_slot (RtpBurstStream * s, const RtpBurstFrame * item)
+{
+  Head *h = &s->head;
+  Push *push = &s->push;
+  guint64 own_lateness = note_slot_lateness (s, item, push->lateness);
+
+  if (own_lateness <= RTP_BURST_LATE_THRESHOLD || h->released_slots == 0)
+    h->on_time = h->slot_time - MIN (h->slot_time, h->plan.start);
+  /* when it leaves: its slot, or when the group's rate let it */
+  push->slot_time = h->booking.booked ?
+      MAX (h->slot_time, h->booking.release) : h->slot_time;
+  push->sink_offset = h->sink_offset;
+  push->start = rtp_burst_time_add (h->slot_time, push->lateness);
+  if (push->now != RTP_BURST_TIME_NONE)
+    push->start = MAX (push->start, push->now);
+  push->frame_first = h->released_slots++ == 0;
+  push->serial = item->serial;
+  push->frame_start = h->plan.start;
+  push->period = item->period;
+  h->have_slot = h->slot_reached = FALSE;
+  rtp_burst_booking_reset (&h->booking);
+  return own_lateness;
+}
+
+/* An unpaced push: how long the oldest of its packets stayed while the
+ * task was free (the time downstream held the previous push is
+ * downstream's). */
+static void
+note_unpaced_delay (RtpBurstStream * s, const RtpBurstFrame * item)
+{
+  guint64 since = item->unsent_arrival, delay;
+
+  if (s->push.now == RTP_BURST_TIME_NONE || since == RTP_BURST_TIME_NONE)
+    return;
+  if (s->prev_push_end != RTP_BURST_TIME_NONE && s->prev_push_end > since)
+    since = s->prev_push_end;
+  delay = s->push.now - MIN (s->push.now, since);
+  s->st.unpaced_pushes++;
+  if (delay > RTP_BURST_LATE_THRESHOLD)
+    s->st.unpaced_late_pushes++;
+  s->st.unpaced_max_delay = MAX (s->st.unpaced_max_delay, delay);
+}
+
+guint64
+rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
+    gpointer * packets)
+{
+  RtpBurstFrame *item = rtp_burst_frames_head (&s->q);
+  Head *h = &s->head;
+  Push *push = &s->push;
+  guint64 own_lateness = 0, slot_time = h->slot_time;
+
+  g_return_val_if_fail (item != NULL && item->event == NULL &&
+      next->kind == RTP_BURST_NEXT_PUSH &&
+      next->n_packets <= g_queue_get_length (&item->packets), 0);
+
+  push->repair = FALSE;
+  push->n_packets = next->n_packets;
+  if (push->paced)
+    own_lateness = take_slot (s, item);
+  else
+    note_unpaced_delay (s, item);
+  push->bytes = rtp_burst_frames_take (&s->q, next->n_packets, packets);
+  s->st.slots++;
+  /* counted before the push, so that the stats are complete when the
+   * packets arrive downstream */
+  s->st.packets += push->n_packets;
+  s->st.bytes += push->bytes;
+
+  rtp_burst_repair_media_sent (&s->repair, push->paced ? push->slot_time :
+      push->now, (guint) MIN (push->bytes, G_MAXUINT));
+  push->frame_last = item->closed && g_queue_is_empty (&item->packets);
+  /* whether late slots at its end made the frame end after its period,
+   * for the margin of later frames */
+  if (push->frame_last && push->paced)
+    rtp_burst_margin_frame (&s->margin, rtp_burst_time_add
+        (slot_time - MIN (slot_time, h->plan.start), own_lateness),
+        h->on_time, item->period);
+  if (push->frame_last)
+    finish_frame (s, item);
+  return push->bytes;
+}
+
+gpointer
+rtp_burst_stream_take_repair (RtpBurstStream * s, const RtpBurstNext * next,
+    guint64 now, guint * size)
+{
+  gpointer data;
+
+  g_return_val_if_fail (next->kind == RTP_BURST_NEXT_REPAIR, NULL);
+
+  s->push.repair = TRUE;
+  s->push.paced = FALSE;
+  rtp_burst_booking_reset (&s->repair_booking);
+  data = rtp_burst_repair_pop (&s->repair, next->time, s->push.overrun, now,
+      &s->push.size);
+  *size = s->push.size;
+  return data;
+}
+
+/* A paced push returned at @end: whether a synchronising sink held it, and
+ * when the slot really left, for the meter. */
+static void
+paced_push_done (RtpBurstStream * s, guint64 end)
+{
+  Push *push = &s->push;
+  guint64 target = 0, release = push->start;
+  gboolean held = end != RTP_BURST_TIME_NONE &&
+      rtp_burst_sink_hold_push_done (&s->sink_hold, push->slot_time,
+      push->sink_offset, push->start, end, &target);
+
+  /* a synchronising sink in this thread held the push: the slot left as
+   * late after its time as the sink released it after its own */
+  s->last_push_end = end;
+  if (held) {
+    s->held_serial = push->serial;
+    release = end > target ? rtp_burst_time_add (push->slot_time,
+        end - target) : push->slot_time;
+  }
+  rtp_burst_meter_slot (&s->meter, push->slot_time, release,
+      push->n_packets, push->bytes, push->frame_first, push->frame_last,
+      push->frame_start, push->period);
+}
+
+void
+rtp_burst_stream_push_done (RtpBurstStream * s, guint64 end, gboolean refused)
+{
+  Push *push = &s->push;
+
+  s->prev_push_end = end;
+  /* a push that downstream held (it returned more than 1 ms after it took
+   * the link) takes the link from when it returned, so that the next push
+   * keeps the rate from when this one really left.  Not every push: the
+   * time a push takes to reach the socket would be taken from the link
+   * each time (a repair packet's claim takes the link from when it was
+   * decided, repair_turn ()) */
+  if (push->on_rate && !push->repair && !refused &&
+      end != RTP_BURST_TIME_NONE && push->now != RTP_BURST_TIME_NONE &&
+      end > push->now + RTP_BURST_LATE_THRESHOLD)
+    rtp_burst_group_member_occupy (&s->group, push->rate_time.clock,
+        push->rate_time.base_time, end, push->bytes, push->rate_class);
+  if (push->repair) {
+    if (refused) {
+      /* refused by a flush: discarded, and counted as such */
+      rtp_burst_repair_refused (&s->repair, push->size);
+      s->st.flushed_packets++;
+    }
+    return;
+  }
+  if (push->paced)
+    paced_push_done (s, end);
+  if (refused) {
+    /* refused by a flush (ours or downstream's): discarded, and counted */
+    s->st.packets -= push->n_packets;
+    s->st.bytes -= push->bytes;
+    s->st.flushed_packets += push->n_packets;
+  }
+}
