@@ -323,6 +323,52 @@ GST_START_TEST (test_repair_flush)
 
 GST_END_TEST;
 
+/* The media's side kept by the repair queue: the last media push, whether
+ * the head may go (events before it), what it reports. */
+GST_START_TEST (test_repair_media_side)
+{
+  RtpBurstRepair r;
+  RtpBurstRepairReport rep;
+  RtpBurstRepairTurn turn, expect;
+  RtpBurstRepairMedia media = { 10 * MS, 1200, 14 * MS, 2 * MS };
+
+  rtp_burst_repair_init (&r, count_free);
+  fail_if (rtp_burst_repair_ready (&r, 5));
+  /* push_id () queues packet N in epoch N */
+  push_id (&r, 2, 1000, 9 * MS);
+  fail_if (rtp_burst_repair_ready (&r, 1));
+  fail_unless (rtp_burst_repair_ready (&r, 2));
+
+  /* the turn after the last media push taken, as rtp_burst_repair_next ()
+   * with the same media */
+  rtp_burst_repair_media_sent (&r, 10 * MS, 1200);
+  rtp_burst_repair_turn (&r, 14 * MS, 2 * MS, 0, 40 * MS, &turn);
+  rtp_burst_repair_next (&r, &media, 0, 40 * MS, &expect);
+  fail_unless_equals_uint64 (turn.due, expect.due);
+  fail_unless_equals_int (turn.before_media, expect.before_media);
+  /* half a slot after the last media push */
+  fail_unless_equals_uint64 (turn.due, 11 * MS);
+
+  rtp_burst_repair_report (&r, &rep);
+  fail_unless_equals_int (rep.queued, 1);
+  fail_unless_equals_uint64 (rep.packets, 0);
+  pop_expect (&r, 11 * MS, FALSE, 2);
+  rtp_burst_repair_report (&r, &rep);
+  fail_unless_equals_int (rep.queued, 0);
+  fail_unless_equals_uint64 (rep.packets, 1);
+  fail_unless_equals_uint64 (rep.bytes, 1000);
+  fail_unless_equals_uint64 (rep.max_delay, 2 * MS);
+
+  /* a flush forgets the last media push */
+  rtp_burst_repair_flush (&r);
+  push_id (&r, 3, 1000, 20 * MS);
+  rtp_burst_repair_turn (&r, NONE, 2 * MS, 0, 40 * MS, &turn);
+  fail_unless_equals_uint64 (turn.due, 20 * MS);
+  rtp_burst_repair_flush (&r);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstrepair_suite (void)
 {
@@ -336,6 +382,7 @@ rtpburstrepair_suite (void)
   tcase_add_test (tc, test_repair_cap_beside_media);
   tcase_add_test (tc, test_repair_bound);
   tcase_add_test (tc, test_repair_flush);
+  tcase_add_test (tc, test_repair_media_side);
   return s;
 }
 
