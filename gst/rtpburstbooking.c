@@ -31,6 +31,30 @@ rtp_burst_booking_reset (RtpBurstBooking * b)
   b->release = RTP_BURST_TIME_NONE;
 }
 
+gboolean
+rtp_burst_booking_booked (const RtpBurstBooking * b)
+{
+  return b->booked;
+}
+
+gboolean
+rtp_burst_booking_on_rate (const RtpBurstBooking * b)
+{
+  return b->booked && !b->counted;
+}
+
+guint64
+rtp_burst_booking_release (const RtpBurstBooking * b)
+{
+  return b->booked ? b->release : RTP_BURST_TIME_NONE;
+}
+
+guint64
+rtp_burst_booking_wait_end (const RtpBurstBooking * b)
+{
+  return b->booked && b->waited ? b->release : 0;
+}
+
 /* A push waits for the rate until @until: counted once per push, and the
  * longest such wait. */
 static void

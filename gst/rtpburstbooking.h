@@ -70,6 +70,15 @@ typedef struct
 
 void     rtp_burst_booking_reset (RtpBurstBooking * b);
 
+/* Booked on the rate (by ready () or count ()). */
+gboolean rtp_burst_booking_booked (const RtpBurstBooking * b);
+/* ... and claims the link as it leaves (not counted in the top class). */
+gboolean rtp_burst_booking_on_rate (const RtpBurstBooking * b);
+/* When the rate lets it leave; NONE when not booked. */
+guint64  rtp_burst_booking_release (const RtpBurstBooking * b);
+/* When a wait for the rate ended; 0 when it did not wait. */
+guint64  rtp_burst_booking_wait_end (const RtpBurstBooking * b);
+
 /* Books (once), waits for the release and claims: TRUE when the push may
  * leave now (also without a rate, or without a clock), FALSE and *until
  * when to ask again.  A wait is counted in @waits once per push. */

@@ -119,6 +119,47 @@ rtp_burst_frames_head (const RtpBurstFrames * q)
   return q->items.head != NULL ? (RtpBurstFrame *) q->items.head->data : NULL;
 }
 
+/* Closed frames queued, packets queued (frames', not taken). */
+static inline guint
+rtp_burst_frames_n_closed (const RtpBurstFrames * q)
+{
+  return q->n_closed;
+}
+
+static inline guint
+rtp_burst_frames_n_packets (const RtpBurstFrames * q)
+{
+  return q->n_packets;
+}
+
+/* Whether a frame is open. */
+static inline gboolean
+rtp_burst_frames_is_open (const RtpBurstFrames * q)
+{
+  return q->open != NULL;
+}
+
+/* Events ever queued, and those popped or flushed: what a packet queued
+ * now has to wait for (an epoch). */
+static inline guint64
+rtp_burst_frames_events_in (const RtpBurstFrames * q)
+{
+  return q->n_events_in;
+}
+
+static inline guint64
+rtp_burst_frames_events_out (const RtpBurstFrames * q)
+{
+  return q->n_events_out;
+}
+
+/* The packets of @frame not yet taken. */
+static inline guint
+rtp_burst_frame_unsent (const RtpBurstFrame * frame)
+{
+  return frame->packets.length;
+}
+
 /* Takes the event at the head off the queue and returns it. */
 gpointer rtp_burst_frames_pop_event (RtpBurstFrames * q);
 /* Takes the first @n packets of the head frame into @packets; returns

@@ -667,3 +667,15 @@ rtp_burst_rate_meter_get (const RtpBurstRateMeter * meter, guint64 period)
   return (guint64) ((gdouble) meter->sum * 8e9 /
       ((gdouble) meter->n * (gdouble) period));
 }
+
+guint64
+rtp_burst_plan_start_time (const RtpBurstPlan * plan)
+{
+  return plan->start;
+}
+
+guint
+rtp_burst_plan_burst_size (const RtpBurstPlan * plan)
+{
+  return plan->burst_size;
+}

@@ -157,6 +157,9 @@ guint64  rtp_burst_plan_slot_duration (const RtpBurstPlan * plan);
 guint    rtp_burst_plan_used_slots    (const RtpBurstPlan * plan);
 guint64  rtp_burst_plan_slot_offset   (const RtpBurstPlan * plan, guint j);
 guint64  rtp_burst_plan_end   (const RtpBurstPlan * plan);
+/* The time of slot 0 (before the phase), and the packets a slot. */
+guint64  rtp_burst_plan_start_time (const RtpBurstPlan * plan);
+guint    rtp_burst_plan_burst_size (const RtpBurstPlan * plan);
 
 guint64  rtp_burst_latency    (guint64 period, gdouble duty, gdouble slot_jitter);
 

@@ -197,7 +197,7 @@ max_queued_frames (const RtpBurstStream * s)
 gboolean
 rtp_burst_stream_has_room (const RtpBurstStream * s)
 {
-  return s->q.n_closed < max_queued_frames (s);
+  return rtp_burst_frames_n_closed (&s->q) < max_queued_frames (s);
 }
 
 gboolean
@@ -207,7 +207,7 @@ rtp_burst_stream_admit (RtpBurstStream * s, guint32 rtptime,
   *wake = RTP_BURST_STREAM_WAKE_NONE;
   if (rtp_burst_frames_ends_open (&s->q, rtptime))
     *wake = close_open_frame (s, now);
-  return s->q.open != NULL || rtp_burst_stream_has_room (s);
+  return rtp_burst_frames_is_open (&s->q) || rtp_burst_stream_has_room (s);
 }
 
 RtpBurstStreamWake
@@ -231,7 +231,8 @@ RtpBurstStreamWake
 rtp_burst_stream_add_repair (RtpBurstStream * s, gpointer data, guint size,
     guint64 arrival)
 {
-  rtp_burst_repair_push (&s->repair, data, size, arrival, s->q.n_events_in);
+  rtp_burst_repair_push (&s->repair, data, size, arrival,
+      rtp_burst_frames_events_in (&s->q));
   /* the first one may leave before the media's next slot */
   if (rtp_burst_repair_queued (&s->repair) == 1)
     return RTP_BURST_STREAM_WAKE_DATA | RTP_BURST_STREAM_WAKE_CLOCK;
@@ -331,8 +332,8 @@ rtp_burst_stream_get_stats (const RtpBurstStream * s,
   out->period_source = s->period_source;
   out->payload_size = c->payload_size ? c->payload_size : s->max_payload;
   out->min_slot_duration = min_slot (s);
-  out->queued_packets = s->q.n_packets;
-  out->queued_frames = s->q.n_closed;
+  out->queued_packets = rtp_burst_frames_n_packets (&s->q);
+  out->queued_frames = rtp_burst_frames_n_closed (&s->q);
   out->max_rate = max_rate (s);
   out->mean_rate = rtp_burst_rate_meter_get (&s->rate_meter, s->period);
   out->sink_latency = rtp_burst_sink_hold_offset (&s->sink_hold);

@@ -31,7 +31,7 @@
 static void
 finish_frame (RtpBurstStream * s, RtpBurstFrame * frame)
 {
-  if (!frame->closed || !g_queue_is_empty (&frame->packets))
+  if (!frame->closed || rtp_burst_frame_unsent (frame) > 0)
     return;
   s->st.frames++;
   if (!frame->unpaced)
@@ -161,7 +161,7 @@ start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
       frame->n_packets, frame->n_slots, frame->burst_size, frame->slot_jitter);
   place_in_group (s, now);
   s->st.slot_duration = rtp_burst_plan_slot_duration (&h->plan);
-  s->st.burst_size = h->plan.burst_size;
+  s->st.burst_size = rtp_burst_plan_burst_size (&h->plan);
   return TRUE;
 }
 
@@ -235,7 +235,8 @@ count_in_rate (RtpBurstStream * s, const RtpBurstStreamNow * now,
 static gboolean
 repair_ready (const RtpBurstStream * s)
 {
-  return rtp_burst_repair_ready (&s->repair, s->q.n_events_out);
+  return rtp_burst_repair_ready (&s->repair,
+      rtp_burst_frames_events_out (&s->q));
 }
 
 /* Whether the repair packet at the head of its queue leaves before the
@@ -253,7 +254,7 @@ repair_turn (RtpBurstStream * s, RtpBurstFrame * item,
   if (item && !item->event) {
     /* a frame to start, or the packets of one that leaves as they come,
      * go first (an unpaced frame still open may wait for more) */
-    if ((item->unpaced && !g_queue_is_empty (&item->packets)) ||
+    if ((item->unpaced && rtp_burst_frame_unsent (item) > 0) ||
         (item->closed && !s->head.started))
       return MEDIA;
     if (s->head.started && !item->unpaced) {
@@ -283,8 +284,7 @@ repair_turn (RtpBurstStream * s, RtpBurstFrame * item,
     wait_until (next, until, FALSE, FALSE);
     return DECIDED;
   }
-  if (b->booked && b->waited)
-    turn.due = MAX (turn.due, b->release);
+  turn.due = MAX (turn.due, rtp_burst_booking_wait_end (b));
   next->kind = RTP_BURST_NEXT_REPAIR;
   next->time = turn.due;
   if (turn.due >= rtp_burst_sink_hold_offset (&s->sink_hold))
@@ -332,7 +332,7 @@ static Turn
 unpaced_turn (RtpBurstStream * s, RtpBurstFrame * item,
     const RtpBurstStreamNow * now, RtpBurstNext * next)
 {
-  guint n = g_queue_get_length (&item->packets);
+  guint n = rtp_burst_frame_unsent (item);
 
   if (n == 0) {
     if (!item->closed) {
@@ -376,7 +376,8 @@ slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
    * sink paces them by their DTS and the task reaches the slots late: they
    * keep their slots and do not wait for the rate, as without a group;
    * their bytes count in it as a pass-through member's */
-  if (!h->booking.booked && item->serial == s->held_serial) {
+  if (!rtp_burst_booking_booked (&h->booking) &&
+      item->serial == s->held_serial) {
     if (rtp_burst_booking_count (&h->booking, &s->group, &t, bytes,
             h->slot_time))
       on_rate (s, now, RTP_BURST_GROUP_CLASS_TOP);
@@ -386,7 +387,7 @@ slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
     wait_until (next, until, FALSE, FALSE);
     return DECIDED;
   }
-  if (h->booking.booked && !h->booking.counted)
+  if (rtp_burst_booking_on_rate (&h->booking))
     on_rate (s, now, klass);
   next->kind = RTP_BURST_NEXT_PUSH;
   next->n_packets = h->slot_packets;
@@ -394,8 +395,8 @@ slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
   /* it leaves when the link has it, with that DTS (a stream that is behind
    * gets DTS now, not its past slot, so that a synchronising sink behind a
    * queue does not send its backlog at once) */
-  if (h->booking.booked)
-    next->time = MAX (h->slot_time, h->booking.release);
+  if (rtp_burst_booking_booked (&h->booking))
+    next->time = MAX (h->slot_time, rtp_burst_booking_release (&h->booking));
   if (next->time >= h->sink_offset)
     next->dts = next->time - h->sink_offset;
   s->push.paced = TRUE;
@@ -501,17 +502,19 @@ take_slot (RtpBurstStream * s, const RtpBurstFrame * item)
   guint64 own_lateness = note_slot_lateness (s, item, push->lateness);
 
   if (own_lateness <= RTP_BURST_LATE_THRESHOLD || h->released_slots == 0)
-    h->on_time = h->slot_time - MIN (h->slot_time, h->plan.start);
+    h->on_time = h->slot_time - MIN (h->slot_time,
+        rtp_burst_plan_start_time (&h->plan));
   /* when it leaves: its slot, or when the group's rate let it */
-  push->slot_time = h->booking.booked ?
-      MAX (h->slot_time, h->booking.release) : h->slot_time;
+  push->slot_time = rtp_burst_booking_booked (&h->booking) ?
+      MAX (h->slot_time, rtp_burst_booking_release (&h->booking)) :
+      h->slot_time;
   push->sink_offset = h->sink_offset;
   push->start = rtp_burst_time_add (h->slot_time, push->lateness);
   if (push->now != RTP_BURST_TIME_NONE)
     push->start = MAX (push->start, push->now);
   push->frame_first = h->released_slots++ == 0;
   push->serial = item->serial;
-  push->frame_start = h->plan.start;
+  push->frame_start = rtp_burst_plan_start_time (&h->plan);
   push->period = item->period;
   h->have_slot = h->slot_reached = FALSE;
   rtp_burst_booking_reset (&h->booking);
@@ -548,7 +551,7 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
 
   g_return_val_if_fail (item != NULL && item->event == NULL &&
       next->kind == RTP_BURST_NEXT_PUSH &&
-      next->n_packets <= g_queue_get_length (&item->packets), 0);
+      next->n_packets <= rtp_burst_frame_unsent (item), 0);
 
   push->repair = FALSE;
   push->n_packets = next->n_packets;
@@ -565,12 +568,13 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
 
   rtp_burst_repair_media_sent (&s->repair, push->paced ? push->slot_time :
       push->now, (guint) MIN (push->bytes, G_MAXUINT));
-  push->frame_last = item->closed && g_queue_is_empty (&item->packets);
+  push->frame_last = item->closed && rtp_burst_frame_unsent (item) == 0;
   /* whether late slots at its end made the frame end after its period,
    * for the margin of later frames */
   if (push->frame_last && push->paced)
     rtp_burst_margin_frame (&s->margin, rtp_burst_time_add
-        (slot_time - MIN (slot_time, h->plan.start), own_lateness),
+        (slot_time - MIN (slot_time, rtp_burst_plan_start_time (&h->plan)),
+            own_lateness),
         h->on_time, item->period);
   if (push->frame_last)
     finish_frame (s, item);
