@@ -80,7 +80,7 @@ book (RtpBurstGroupMember * m, const RtpBurstRateTime * t, guint64 bytes,
       klass, release) == RTP_BURST_GROUP_PLACED;
 }
 
-gboolean
+RtpBurstBookingStep
 rtp_burst_booking_ready (RtpBurstBooking * b, RtpBurstGroupMember * m,
     const RtpBurstRateTime * t, guint64 bytes, guint klass,
     RtpBurstRateWaits * waits, guint64 * until)
@@ -88,14 +88,14 @@ rtp_burst_booking_ready (RtpBurstBooking * b, RtpBurstGroupMember * m,
   if (!b->booked) {
     b->waited = FALSE;
     if (!book (m, t, bytes, klass, &b->release))
-      return TRUE;
+      return RTP_BURST_BOOKING_GO;
     b->booked = TRUE;
     if (b->release > t->now)
       note_wait (b, t, b->release, waits);
   }
   if (b->waited && b->release > t->now) {
     *until = b->release;
-    return FALSE;
+    return RTP_BURST_BOOKING_WAIT_RELEASE;
   }
   /* as it leaves: the link free of what left before it */
   if (!b->counted && t->now != RTP_BURST_TIME_NONE &&
@@ -103,9 +103,9 @@ rtp_burst_booking_ready (RtpBurstBooking * b, RtpBurstGroupMember * m,
           bytes, klass, &b->release)) {
     note_wait (b, t, b->release, waits);
     *until = b->release;
-    return FALSE;
+    return RTP_BURST_BOOKING_WAIT_CLAIM;
   }
-  return TRUE;
+  return RTP_BURST_BOOKING_GO;
 }
 
 gboolean

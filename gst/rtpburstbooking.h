@@ -79,10 +79,19 @@ guint64  rtp_burst_booking_release (const RtpBurstBooking * b);
 /* When a wait for the rate ended; 0 when it did not wait. */
 guint64  rtp_burst_booking_wait_end (const RtpBurstBooking * b);
 
-/* Books (once), waits for the release and claims: TRUE when the push may
- * leave now (also without a rate, or without a clock), FALSE and *until
- * when to ask again.  A wait is counted in @waits once per push. */
-gboolean rtp_burst_booking_ready (RtpBurstBooking * b,
+typedef enum
+{
+  RTP_BURST_BOOKING_GO = 0,     /* it may leave now */
+  RTP_BURST_BOOKING_WAIT_RELEASE,       /* the rate has no room before */
+  RTP_BURST_BOOKING_WAIT_CLAIM, /* what left before it has not had its
+                                 * time */
+} RtpBurstBookingStep;
+
+/* Books (once), waits for the release and claims: GO when the push may
+ * leave now (also without a rate, or without a clock), else why it waits
+ * and *until when to ask again.  A wait is counted in @waits once per
+ * push. */
+RtpBurstBookingStep rtp_burst_booking_ready (RtpBurstBooking * b,
                                   RtpBurstGroupMember * m,
                                   const RtpBurstRateTime * t, guint64 bytes,
                                   guint klass, RtpBurstRateWaits * waits,

@@ -679,3 +679,9 @@ rtp_burst_plan_burst_size (const RtpBurstPlan * plan)
 {
   return plan->burst_size;
 }
+
+guint64
+rtp_burst_plan_phase (const RtpBurstPlan * plan)
+{
+  return plan->phase;
+}

@@ -160,6 +160,8 @@ guint64  rtp_burst_plan_end   (const RtpBurstPlan * plan);
 /* The time of slot 0 (before the phase), and the packets a slot. */
 guint64  rtp_burst_plan_start_time (const RtpBurstPlan * plan);
 guint    rtp_burst_plan_burst_size (const RtpBurstPlan * plan);
+/* How much later the group moved the slots (rtpburstgroup.h). */
+guint64  rtp_burst_plan_phase (const RtpBurstPlan * plan);
 
 guint64  rtp_burst_latency    (guint64 period, gdouble duty, gdouble slot_jitter);
 

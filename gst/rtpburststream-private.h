@@ -111,6 +111,8 @@ struct _RtpBurstStream
   RtpBurstBooking repair_booking;
 
   Push push;
+  gboolean have_started;        /* next () started a frame: */
+  RtpBurstStarted started;
 
   /* notices */
   gboolean period_warned, notice_period;

@@ -196,9 +196,52 @@ typedef enum
   RTP_BURST_NEXT_DROPPED,
 } RtpBurstNextKind;
 
+/* Why: what the caller logs beside the kind. */
+typedef enum
+{
+  RTP_BURST_WHY_NONE = 0,
+  RTP_BURST_WHY_EMPTY,          /* WAIT_DATA: nothing queued */
+  RTP_BURST_WHY_NOT_PLAYING,    /* WAIT_DATA: packets leave in PLAYING */
+  RTP_BURST_WHY_REPAIR_FIRST,   /* WAIT_DATA: the repair packets queued
+                                 * before the event leave first, in PLAYING */
+  RTP_BURST_WHY_OPEN_FRAME,     /* WAIT_DATA, WAIT_UNTIL: the head frame is
+                                 * open (until one period after its latest
+                                 * packet, then it is closed) */
+  RTP_BURST_WHY_SLOT,           /* WAIT_UNTIL, PUSH: the head frame's slot */
+  RTP_BURST_WHY_GROUP_RATE,     /* WAIT_UNTIL: the group's rate has no room
+                                 * for the push before then */
+  RTP_BURST_WHY_GROUP_CLAIM,    /* WAIT_UNTIL: a push that left before it on
+                                 * the group's rate holds the link */
+  RTP_BURST_WHY_REPAIR_TURN,    /* WAIT_UNTIL, REPAIR: a repair packet's
+                                 * turn between the media's slots */
+  RTP_BURST_WHY_REPAIR_BOUND,   /* REPAIR: it waited as long as it may */
+  RTP_BURST_WHY_UNPACED,        /* PUSH: packets leave as they come */
+  RTP_BURST_WHY_BUDGET,         /* DROPPED: over the rate cap's budget */
+  RTP_BURST_WHY_EVENT,          /* EVENT */
+} RtpBurstWhy;
+
+const gchar *rtp_burst_why_name (RtpBurstWhy why);
+
+/* A frame the call started, for the log. */
+typedef struct
+{
+  guint32 rtptime;
+  guint n_packets;
+  gboolean unpaced;             /* leaves as it comes; nothing below */
+  guint n_slots, burst_size;
+  guint64 first_slot;           /* running time, the group's phase included */
+  guint64 slot_duration;        /* Δt */
+  guint64 span;                 /* what its slots spread over */
+  gboolean catch_up;            /* the span was shortened to catch up */
+  gboolean spread, compressed;  /* the rate cap moved or packed its slots */
+  gint group;                   /* RtpBurstGroupResult of its placement */
+  guint64 phase;                /* ... the phase it was given */
+} RtpBurstStarted;
+
 typedef struct
 {
   RtpBurstNextKind kind;
+  RtpBurstWhy why;
   /* WAIT_UNTIL: until when; PUSH: the slot (NONE: unpaced), or when the
    * group's rate lets it leave if that is later; REPAIR: its due time */
   guint64 time;
@@ -210,6 +253,9 @@ typedef struct
   gboolean for_slot;            /* WAIT_UNTIL: a media slot, waited for
                                  * even when due (rtp_burst_stream_woke) */
   gpointer event;               /* EVENT: the event, still queued */
+  guint32 rtptime;              /* PUSH: of the frame */
+  gboolean started;             /* a frame was started (any kind): */
+  RtpBurstStarted start;
 } RtpBurstNext;
 
 void     rtp_burst_stream_next        (RtpBurstStream * s,

@@ -50,11 +50,26 @@ sync_time (const RtpBurstStream * s, const RtpBurstFrame * frame)
           s->config->sync_upstream_latency ? s->upstream_latency : 0));
 }
 
+/* Notes the frame started, for the caller's log (RtpBurstNext.start). */
+static RtpBurstStarted *
+note_started (RtpBurstStream * s, const RtpBurstFrame * frame)
+{
+  RtpBurstStarted *st = &s->started;
+
+  memset (st, 0, sizeof (*st));
+  s->have_started = TRUE;
+  st->rtptime = frame->rtptime;
+  st->n_packets = frame->n_packets;
+  st->group = RTP_BURST_GROUP_ALONE;
+  return st;
+}
+
 static void
 start_unpaced (RtpBurstStream * s, RtpBurstFrame * frame)
 {
   s->head.started = TRUE;
   frame->unpaced = TRUE;
+  note_started (s, frame)->unpaced = TRUE;
   s->st.unpaced_frames++;
   /* pace=false needs no period: nothing to warn about */
   if (s->period == 0 && s->config->pace &&
@@ -83,15 +98,17 @@ drop_frame (RtpBurstStream * s, RtpBurstFrame * frame, guint64 backlog)
 
 /* Moves the frame's slots between those of the group's other members, in
  * clock time.  Never waits for the group (rtpburstgroup.h). */
-static void
+static RtpBurstGroupResult
 place_in_group (RtpBurstStream * s, const RtpBurstStreamNow * now)
 {
-  if (rtp_burst_group_member_place (&s->group, &s->head.plan, now->clock,
-          now->base_time) == RTP_BURST_GROUP_OTHER_CLOCK &&
-      !s->group_clock_warned) {
+  RtpBurstGroupResult res = rtp_burst_group_member_place (&s->group,
+      &s->head.plan, now->clock, now->base_time);
+
+  if (res == RTP_BURST_GROUP_OTHER_CLOCK && !s->group_clock_warned) {
     s->group_clock_warned = TRUE;
     s->notice_other_clock = TRUE;
   }
+  return res;
 }
 
 /* The span of a frame's slots, with room for the margin after the last
@@ -121,6 +138,7 @@ start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
   RtpBurstStart start;
   RtpBurstLimits limits;
   RtpBurstLimitResult limited;
+  RtpBurstStarted *st;
   guint64 offset;
 
   if (frame->period == 0 || now->now == RTP_BURST_TIME_NONE) {
@@ -149,6 +167,7 @@ start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
     drop_frame (s, frame, limited.backlog);
     return FALSE;
   }
+  st = note_started (s, frame);
   h->started = TRUE;
   if (limited.spread)
     s->st.spread_frames++;
@@ -159,9 +178,18 @@ start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
     s->st.catch_up_frames++;
   rtp_burst_plan_init (&h->plan, start.start, start.span, frame->period,
       frame->n_packets, frame->n_slots, frame->burst_size, frame->slot_jitter);
-  place_in_group (s, now);
+  st->group = place_in_group (s, now);
   s->st.slot_duration = rtp_burst_plan_slot_duration (&h->plan);
   s->st.burst_size = rtp_burst_plan_burst_size (&h->plan);
+  st->n_slots = frame->n_slots;
+  st->burst_size = s->st.burst_size;
+  st->slot_duration = s->st.slot_duration;
+  st->span = start.span;
+  st->phase = rtp_burst_plan_phase (&h->plan);
+  st->first_slot = rtp_burst_time_add (start.start, st->phase);
+  st->catch_up = start.catch_up;
+  st->spread = limited.spread;
+  st->compressed = limited.compressed;
   return TRUE;
 }
 
@@ -191,13 +219,21 @@ typedef enum
 } Turn;
 
 static void
-wait_until (RtpBurstNext * next, guint64 time, gboolean for_close,
-    gboolean for_slot)
+wait_until (RtpBurstNext * next, guint64 time, RtpBurstWhy why,
+    gboolean for_close, gboolean for_slot)
 {
   next->kind = RTP_BURST_NEXT_WAIT_UNTIL;
+  next->why = why;
   next->time = time;
   next->for_close = for_close;
   next->for_slot = for_slot;
+}
+
+static RtpBurstWhy
+rate_why (RtpBurstBookingStep step)
+{
+  return step == RTP_BURST_BOOKING_WAIT_CLAIM ? RTP_BURST_WHY_GROUP_CLAIM :
+      RTP_BURST_WHY_GROUP_RATE;
 }
 
 static void
@@ -249,6 +285,7 @@ repair_turn (RtpBurstStream * s, RtpBurstFrame * item,
   RtpBurstBooking *b = &s->repair_booking;
   guint64 next_media = RTP_BURST_TIME_NONE, until;
   RtpBurstRepairTurn turn;
+  RtpBurstBookingStep step;
   RtpBurstRateTime t;
 
   if (item && !item->event) {
@@ -272,20 +309,22 @@ repair_turn (RtpBurstStream * s, RtpBurstFrame * item,
   if (!turn.before_media)
     return MEDIA;
   if (now->now != RTP_BURST_TIME_NONE && turn.due > now->now) {
-    wait_until (next, turn.due, FALSE, FALSE);
+    wait_until (next, turn.due, RTP_BURST_WHY_REPAIR_TURN, FALSE, FALSE);
     return DECIDED;
   }
   /* its turn: then its room on the group's rate */
   rate_time (now, &t);
-  if (!rtp_burst_booking_ready (b, &s->group, &t,
-          rtp_burst_repair_head_size (&s->repair),
-          rtp_burst_group_class (c->priority, TRUE), &s->rate_waits,
-          &until)) {
-    wait_until (next, until, FALSE, FALSE);
+  step = rtp_burst_booking_ready (b, &s->group, &t,
+      rtp_burst_repair_head_size (&s->repair),
+      rtp_burst_group_class (c->priority, TRUE), &s->rate_waits, &until);
+  if (step != RTP_BURST_BOOKING_GO) {
+    wait_until (next, until, rate_why (step), FALSE, FALSE);
     return DECIDED;
   }
   turn.due = MAX (turn.due, rtp_burst_booking_wait_end (b));
   next->kind = RTP_BURST_NEXT_REPAIR;
+  next->why = turn.overrun ? RTP_BURST_WHY_REPAIR_BOUND :
+      RTP_BURST_WHY_REPAIR_TURN;
   next->time = turn.due;
   if (turn.due >= rtp_burst_sink_hold_offset (&s->sink_hold))
     next->dts = turn.due - rtp_burst_sink_hold_offset (&s->sink_hold);
@@ -310,14 +349,16 @@ start_head_frame (RtpBurstStream * s, RtpBurstFrame * item,
     if (start_frame (s, item, now))
       return MEDIA;
     next->kind = RTP_BURST_NEXT_DROPPED;
+    next->why = RTP_BURST_WHY_BUDGET;
     return DECIDED;
   }
   deadline = rtp_burst_time_add (item->last_arrival, s->period);
   if (item->last_arrival == RTP_BURST_TIME_NONE ||
       now->now == RTP_BURST_TIME_NONE) {
     next->kind = RTP_BURST_NEXT_WAIT_DATA;
+    next->why = RTP_BURST_WHY_OPEN_FRAME;
   } else if (now->now < deadline) {
-    wait_until (next, deadline, TRUE, FALSE);
+    wait_until (next, deadline, RTP_BURST_WHY_OPEN_FRAME, TRUE, FALSE);
   } else {
     /* no packet for one period */
     s->st.timeout_frames++;
@@ -337,13 +378,16 @@ unpaced_turn (RtpBurstStream * s, RtpBurstFrame * item,
   if (n == 0) {
     if (!item->closed) {
       next->kind = RTP_BURST_NEXT_WAIT_DATA;
+      next->why = RTP_BURST_WHY_OPEN_FRAME;
       return DECIDED;
     }
     finish_frame (s, item);
     return AGAIN;
   }
   next->kind = RTP_BURST_NEXT_PUSH;
+  next->why = RTP_BURST_WHY_UNPACED;
   next->n_packets = n;
+  next->rtptime = item->rtptime;
   s->push.paced = FALSE;
   count_in_rate (s, now, rtp_burst_frames_head_bytes (&s->q, item, n));
   return DECIDED;
@@ -357,6 +401,7 @@ slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
 {
   Head *h = &s->head;
   guint klass = rtp_burst_group_class (s->config->priority, FALSE);
+  RtpBurstBookingStep step;
   guint64 bytes, until;
   RtpBurstRateTime t;
 
@@ -366,7 +411,7 @@ slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
   }
   if (!h->slot_reached) {
     /* waited for even when it is due: the caller's clock says when */
-    wait_until (next, h->slot_time, FALSE, TRUE);
+    wait_until (next, h->slot_time, RTP_BURST_WHY_SLOT, FALSE, TRUE);
     return DECIDED;
   }
   bytes = rtp_burst_frames_head_bytes (&s->q, item, h->slot_packets);
@@ -382,14 +427,17 @@ slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
             h->slot_time))
       on_rate (s, now, RTP_BURST_GROUP_CLASS_TOP);
   }
-  if (!rtp_burst_booking_ready (&h->booking, &s->group, &t, bytes, klass,
-          &s->rate_waits, &until)) {
-    wait_until (next, until, FALSE, FALSE);
+  step = rtp_burst_booking_ready (&h->booking, &s->group, &t, bytes, klass,
+      &s->rate_waits, &until);
+  if (step != RTP_BURST_BOOKING_GO) {
+    wait_until (next, until, rate_why (step), FALSE, FALSE);
     return DECIDED;
   }
   if (rtp_burst_booking_on_rate (&h->booking))
     on_rate (s, now, klass);
   next->kind = RTP_BURST_NEXT_PUSH;
+  next->why = RTP_BURST_WHY_SLOT;
+  next->rtptime = item->rtptime;
   next->n_packets = h->slot_packets;
   next->time = h->slot_time;
   /* it leaves when the link has it, with that DTS (a stream that is behind
@@ -425,10 +473,13 @@ next_once (RtpBurstStream * s, const RtpBurstStreamNow * now,
     /* the repair packets queued before an event leave first, in PLAYING;
      * packets only leave in PLAYING */
     next->kind = RTP_BURST_NEXT_WAIT_DATA;
+    next->why = item == NULL ? RTP_BURST_WHY_EMPTY : item->event ?
+        RTP_BURST_WHY_REPAIR_FIRST : RTP_BURST_WHY_NOT_PLAYING;
     return DECIDED;
   }
   if (item->event) {
     next->kind = RTP_BURST_NEXT_EVENT;
+    next->why = RTP_BURST_WHY_EVENT;
     next->event = item->event;
     return DECIDED;
   }
@@ -446,12 +497,43 @@ void
 rtp_burst_stream_next (RtpBurstStream * s, const RtpBurstStreamNow * now,
     RtpBurstNext * next)
 {
+  s->have_started = FALSE;
   do {
     memset (next, 0, sizeof (*next));
     next->time = next->dts = RTP_BURST_TIME_NONE;
     s->push.now = now->now;
     s->push.on_rate = FALSE;
   } while (next_once (s, now, next) == AGAIN);
+  if (s->have_started) {
+    next->started = TRUE;
+    next->start = s->started;
+  }
+}
+
+const gchar *
+rtp_burst_why_name (RtpBurstWhy why)
+{
+  static const gchar *names[] = {
+    [RTP_BURST_WHY_NONE] = "",
+    [RTP_BURST_WHY_EMPTY] = "nothing queued",
+    [RTP_BURST_WHY_NOT_PLAYING] = "packets leave in PLAYING",
+    [RTP_BURST_WHY_REPAIR_FIRST] =
+        "repair packets queued before the event leave first, in PLAYING",
+    [RTP_BURST_WHY_OPEN_FRAME] = "the frame is open",
+    [RTP_BURST_WHY_SLOT] = "slot",
+    [RTP_BURST_WHY_GROUP_RATE] = "held by the group's rate",
+    [RTP_BURST_WHY_GROUP_CLAIM] =
+        "held by the group's rate: a push that left before holds the link",
+    [RTP_BURST_WHY_REPAIR_TURN] = "repair packet's turn",
+    [RTP_BURST_WHY_REPAIR_BOUND] = "repair packet at its bound",
+    [RTP_BURST_WHY_UNPACED] = "unpaced",
+    [RTP_BURST_WHY_BUDGET] = "over the rate cap's budget",
+    [RTP_BURST_WHY_EVENT] = "event",
+  };
+
+  if ((guint) why >= G_N_ELEMENTS (names) || names[why] == NULL)
+    return "unknown";
+  return names[why];
 }
 
 void

@@ -34,6 +34,9 @@
 /* 8 Mbit/s: 1000 bytes take 1 ms of the link */
 #define RATE 8000000
 #define CLASS_LOW rtp_burst_group_class (0, FALSE)
+#define GO RTP_BURST_BOOKING_GO
+#define WAIT_RELEASE RTP_BURST_BOOKING_WAIT_RELEASE
+#define WAIT_CLAIM RTP_BURST_BOOKING_WAIT_CLAIM
 
 static const gint clock_x = 0;
 
@@ -43,6 +46,14 @@ rate_time (RtpBurstRateTime * t, guint64 now)
   t->now = now;
   t->clock = &clock_x;
   t->base_time = 0;
+}
+
+/* Asks @b in the lowest class. */
+static RtpBurstBookingStep
+ready (RtpBurstBooking * b, RtpBurstGroupMember * m, RtpBurstRateTime * t,
+    guint64 bytes, RtpBurstRateWaits * w, guint64 * until)
+{
+  return rtp_burst_booking_ready (b, m, t, bytes, CLASS_LOW, w, until);
 }
 
 static void
@@ -65,22 +76,22 @@ GST_START_TEST (test_booking_without_rate)
   /* not in a group: ready at once, nothing booked */
   rtp_burst_group_member_init (&alone);
   rtp_burst_booking_reset (&b);
-  fail_unless (rtp_burst_booking_ready (&b, &alone, &t, 1000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&b, &alone, &t, 1000, &w, &until),
+      GO);
   fail_if (b.booked);
   fail_if (rtp_burst_rate_count (&alone, &t, 1000));
 
   /* in a group without a rate: the same */
   rtp_burst_group_member_init (&m);
   rtp_burst_group_member_join (&m, "booking-no-rate");
-  fail_unless (rtp_burst_booking_ready (&b, &m, &t, 1000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&b, &m, &t, 1000, &w, &until),
+      GO);
   fail_if (b.booked);
   /* with a rate but no clock time: the same */
   rtp_burst_group_member_set_max_rate (&m, RATE);
   rate_time (&t, NONE);
-  fail_unless (rtp_burst_booking_ready (&b, &m, &t, 1000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&b, &m, &t, 1000, &w, &until),
+      GO);
   fail_if (b.booked);
   fail_unless_equals_uint64 (w.waits, 0);
   fail_unless_equals_uint64 (until, 42);
@@ -103,16 +114,16 @@ GST_START_TEST (test_booking_waits_for_release)
 
   /* the first push: the link is free, it leaves at once */
   rate_time (&t, 10 * MS);
-  fail_unless (rtp_burst_booking_ready (&a, &m, &t, 1000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&a, &m, &t, 1000, &w, &until),
+      GO);
   fail_unless (a.booked);
   fail_if (a.waited);
   fail_unless_equals_uint64 (a.release, 10 * MS);
 
   /* the second, asked at the same time: released when the first's 1 ms is
    * over, counted as a wait of 1 ms */
-  fail_if (rtp_burst_booking_ready (&b, &m, &t, 2000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&b, &m, &t, 2000, &w, &until),
+      WAIT_RELEASE);
   fail_unless_equals_uint64 (until, 11 * MS);
   fail_unless (b.waited);
   fail_unless_equals_uint64 (w.waits, 1);
@@ -120,15 +131,15 @@ GST_START_TEST (test_booking_waits_for_release)
 
   /* asked again before then: the same release, counted once */
   rate_time (&t, 10 * MS + MS / 2);
-  fail_if (rtp_burst_booking_ready (&b, &m, &t, 2000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&b, &m, &t, 2000, &w, &until),
+      WAIT_RELEASE);
   fail_unless_equals_uint64 (until, 11 * MS);
   fail_unless_equals_uint64 (w.waits, 1);
 
   /* at the release it claims the link and leaves */
   rate_time (&t, 11 * MS);
-  fail_unless (rtp_burst_booking_ready (&b, &m, &t, 2000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&b, &m, &t, 2000, &w, &until),
+      GO);
   fail_unless_equals_uint64 (b.release, 11 * MS);
   fail_unless_equals_uint64 (w.waits, 1);
   fail_unless_equals_uint64 (w.max_delay, 1 * MS);
@@ -136,8 +147,8 @@ GST_START_TEST (test_booking_waits_for_release)
   /* a new booking (the next push) after a reset: the link is taken until
    * 13 ms by the 2000 bytes */
   rtp_burst_booking_reset (&a);
-  fail_if (rtp_burst_booking_ready (&a, &m, &t, 1000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&a, &m, &t, 1000, &w, &until),
+      WAIT_RELEASE);
   fail_unless_equals_uint64 (until, 13 * MS);
   fail_unless_equals_uint64 (w.waits, 2);
   fail_unless_equals_uint64 (w.max_delay, 2 * MS);
@@ -161,11 +172,11 @@ GST_START_TEST (test_booking_claim_waits)
 
   /* the other member's push takes the link from 20 to 21 ms */
   rate_time (&t, 20 * MS);
-  fail_unless (rtp_burst_booking_ready (&o, &other, &t, 1000, CLASS_LOW, &ow,
-          &until));
+  fail_unless_equals_int (ready (&o, &other, &t, 1000, &ow, &until),
+      GO);
   /* this one is booked behind it, released at 21 ms */
-  fail_if (rtp_burst_booking_ready (&b, &m, &t, 1000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&b, &m, &t, 1000, &w, &until),
+      WAIT_RELEASE);
   fail_unless_equals_uint64 (until, 21 * MS);
   fail_unless_equals_uint64 (w.waits, 1);
   /* but the other's push returned late, at 21.5 ms, and takes the link
@@ -174,15 +185,15 @@ GST_START_TEST (test_booking_claim_waits)
   rtp_burst_group_member_occupy (&other, &clock_x, 0, 21 * MS + MS / 2,
       1000, CLASS_LOW);
   rate_time (&t, 21 * MS);
-  fail_if (rtp_burst_booking_ready (&b, &m, &t, 1000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&b, &m, &t, 1000, &w, &until),
+      WAIT_CLAIM);
   fail_unless_equals_uint64 (until, 22 * MS + MS / 2);
   fail_unless_equals_uint64 (w.waits, 1);
   fail_unless_equals_uint64 (w.max_delay, 1 * MS + MS / 2);
 
   rate_time (&t, 22 * MS + MS / 2);
-  fail_unless (rtp_burst_booking_ready (&b, &m, &t, 1000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&b, &m, &t, 1000, &w, &until),
+      GO);
   fail_unless_equals_uint64 (w.waits, 1);
   rtp_burst_group_member_leave (&other);
   rtp_burst_group_member_leave (&m);
@@ -207,22 +218,22 @@ GST_START_TEST (test_booking_counted)
   rate_time (&t, 30 * MS);
   fail_unless (rtp_burst_booking_count (&held, &m, &t, 3000, 29 * MS));
   fail_unless (held.booked && held.counted);
-  fail_unless (rtp_burst_booking_ready (&held, &m, &t, 3000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&held, &m, &t, 3000, &w, &until),
+      GO);
   fail_unless_equals_uint64 (held.release, 29 * MS);
   fail_unless_equals_uint64 (w.waits, 0);
 
   /* ... and its 3 ms count: the next paced push waits for them */
-  fail_if (rtp_burst_booking_ready (&b, &m, &t, 1000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&b, &m, &t, 1000, &w, &until),
+      WAIT_RELEASE);
   fail_unless_equals_uint64 (until, 33 * MS);
 
   /* a pass-through push counts the same way */
   rate_time (&t, 40 * MS);
   fail_unless (rtp_burst_rate_count (&m, &t, 1000));
   rtp_burst_booking_reset (&b);
-  fail_if (rtp_burst_booking_ready (&b, &m, &t, 1000, CLASS_LOW, &w,
-          &until));
+  fail_unless_equals_int (ready (&b, &m, &t, 1000, &w, &until),
+      WAIT_RELEASE);
   fail_unless_equals_uint64 (until, 41 * MS);
   rtp_burst_group_member_leave (&m);
 }

@@ -27,6 +27,7 @@
 #include <gst/check/gstcheck.h>
 
 #include "rtpburststream.h"
+#include "rtpburstgroup.h"
 
 #define MS (G_GUINT64_CONSTANT (1000000))
 #define NONE RTP_BURST_TIME_NONE
@@ -441,6 +442,149 @@ GST_START_TEST (test_stream_flush)
 
 GST_END_TEST;
 
+/* Each answer says why, and the call that starts a frame says how it was
+ * planned: what the element logs. */
+GST_START_TEST (test_stream_why)
+{
+  Fixture f;
+  RtpBurstNext next;
+  gpointer packet;
+
+  setup (&f);
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_DATA);
+  fail_unless_equals_int (next.why, RTP_BURST_WHY_EMPTY);
+  fail_unless_equals_string (rtp_burst_why_name (next.why), "nothing queued");
+
+  /* an open frame: waited for one period after its latest packet */
+  add_frame (&f, 7200, 2, 0, 0, FALSE);
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_unless_equals_int (next.why, RTP_BURST_WHY_OPEN_FRAME);
+  fail_if (next.started);
+
+  /* closed in PAUSED: packets leave in PLAYING */
+  rtp_burst_stream_close_open (f.s, 1 * MS);
+  f.now.playing = FALSE;
+  next_at (&f, 1 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_DATA);
+  fail_unless_equals_int (next.why, RTP_BURST_WHY_NOT_PLAYING);
+
+  /* in PLAYING the frame starts: two slots Δt = 18 ms apart from 1 ms
+   * (it was due when it was closed) */
+  f.now.playing = TRUE;
+  next_at (&f, 1 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_unless_equals_int (next.why, RTP_BURST_WHY_SLOT);
+  fail_unless (next.started);
+  fail_unless_equals_int (next.start.rtptime, 7200);
+  fail_unless_equals_int (next.start.n_packets, 2);
+  fail_if (next.start.unpaced);
+  fail_unless_equals_int (next.start.n_slots, 2);
+  fail_unless_equals_int (next.start.burst_size, 1);
+  fail_unless_equals_uint64 (next.start.first_slot, 1 * MS);
+  fail_unless_equals_uint64 (next.start.slot_duration, 18 * MS);
+  fail_unless_equals_uint64 (next.start.span, 36 * MS);
+  fail_if (next.start.catch_up);
+  fail_unless_equals_int (next.start.group, 1 /* RTP_BURST_GROUP_ALONE */ );
+  rtp_burst_stream_woke (f.s, 0, TRUE);
+
+  /* the slot's push says which frame; the frame started only once */
+  next_at (&f, 1 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_PUSH);
+  fail_unless_equals_int (next.why, RTP_BURST_WHY_SLOT);
+  fail_unless_equals_int (next.rtptime, 7200);
+  fail_if (next.started);
+  rtp_burst_stream_take_packets (f.s, &next, &packet);
+  free_item (packet);
+  rtp_burst_stream_push_done (f.s, 1 * MS, FALSE);
+
+  /* the second slot 18 ms later */
+  expect_slot (&f, 1 * MS, 19 * MS, 1);
+
+  /* an event waits behind the repair packets queued before it, which
+   * leave in PLAYING */
+  rtp_burst_stream_set_caps (f.s, PERIOD, 90000, MEDIA_PT);
+  rtp_burst_stream_add_repair (f.s, new_id (50), SIZE, 20 * MS);
+  rtp_burst_stream_add_event (f.s, new_id (101), 20 * MS);
+  f.now.playing = FALSE;
+  next_at (&f, 20 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_DATA);
+  fail_unless_equals_int (next.why, RTP_BURST_WHY_REPAIR_FIRST);
+  /* half a slot after the last media slot */
+  f.now.playing = TRUE;
+  next_at (&f, 20 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_unless_equals_int (next.why, RTP_BURST_WHY_REPAIR_TURN);
+  fail_unless_equals_uint64 (next.time, 28 * MS);
+  next_at (&f, 28 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_REPAIR);
+  fail_unless_equals_int (next.why, RTP_BURST_WHY_REPAIR_TURN);
+  teardown (&f);
+}
+
+GST_END_TEST;
+
+/* Why a slot waits on a group's rate, and why a frame is dropped. */
+GST_START_TEST (test_stream_why_rate_and_drop)
+{
+  Fixture f;
+  RtpBurstNext next;
+  RtpBurstGroupMember other;
+  static const gint clock_x = 0;
+  guint64 release;
+
+  setup (&f);
+  rtp_burst_stream_stop (f.s);
+  /* 8 Mbit/s: a packet of SIZE bytes takes 1 ms of the group's link */
+  f.config.group_max_rate = 8000000;
+  rtp_burst_stream_start (f.s, "stream-why-rate");
+  f.now.clock = &clock_x;
+  rtp_burst_group_member_init (&other);
+  rtp_burst_group_member_join (&other, "stream-why-rate");
+  /* another member took the link for 5 ms */
+  fail_unless_equals_int (rtp_burst_group_member_book (&other, &clock_x, 0,
+          0, 5 * SIZE, RTP_BURST_GROUP_CLASS_TOP, &release),
+      RTP_BURST_GROUP_PLACED);
+
+  add_frame (&f, 0, 1, 0, 0, TRUE);
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.why, RTP_BURST_WHY_SLOT);
+  fail_unless_equals_int (next.start.group, RTP_BURST_GROUP_PLACED);
+  rtp_burst_stream_woke (f.s, 0, TRUE);
+  next_at (&f, 0, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_unless_equals_int (next.why, RTP_BURST_WHY_GROUP_RATE);
+  fail_unless_equals_uint64 (next.time, 5 * MS);
+  rtp_burst_stream_flush (f.s, NULL, NULL);
+  rtp_burst_stream_stop (f.s);
+  rtp_burst_group_member_leave (&other);
+
+  /* a cap of 1 Mbit/s with a budget of 30 ms: a frame of 4 packets
+   * (32 ms at the cap, within its 36 ms) has slots 9 ms apart; the next
+   * frame, due at 1 ms, would wait 35 ms for them, over the budget:
+   * dropped */
+  f.config.group_max_rate = 0;
+  f.config.max_rate = 1000000;
+  f.config.max_latency = 30 * MS;
+  f.config.overload = RTP_BURST_OVERLOAD_DROP;
+  rtp_burst_stream_start (f.s, NULL);
+  add_frame (&f, 0, 4, 0, 0, TRUE);
+  add_frame (&f, 3600, 1, 4, 1 * MS, TRUE);
+  expect_slot (&f, 0, 0, 0);
+  expect_slot (&f, 0, 9 * MS, 1);
+  expect_slot (&f, 9 * MS, 18 * MS, 2);
+  expect_slot (&f, 18 * MS, 27 * MS, 3);
+  next_at (&f, 27 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_DROPPED);
+  fail_unless_equals_int (next.why, RTP_BURST_WHY_BUDGET);
+  fail_unless_equals_string (rtp_burst_why_name (next.why),
+      "over the rate cap's budget");
+  teardown (&f);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburststream_suite (void)
 {
@@ -449,6 +593,8 @@ rtpburststream_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_stream_paces_frame);
+  tcase_add_test (tc, test_stream_why);
+  tcase_add_test (tc, test_stream_why_rate_and_drop);
   tcase_add_test (tc, test_stream_second_frame_and_late_slot);
   tcase_add_test (tc, test_stream_events_and_paused);
   tcase_add_test (tc, test_stream_open_frame_timeout);
