@@ -103,6 +103,7 @@
 
 #include "gstrtpburstpace.h"
 #include "gstrtpburstlock.h"
+#include "gstrtpburstlog.h"
 #include "gstrtpburstmessages.h"
 #include "gstrtpburstout.h"
 #include "gstrtpburstpaycompat.h"
@@ -754,6 +755,7 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next,
       return FALSE;
     now->playing = self->playing;
     rtp_burst_stream_next (self->stream, now, next);
+    gst_rtp_burst_log_next (GST_OBJECT_CAST (self), next, now->now);
 
     switch (next->kind) {
       case RTP_BURST_NEXT_WAIT_DATA:
@@ -768,10 +770,15 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next,
         /* the slot is reached unless a pause or flush cut the wait short;
          * how late the machine woke counts when it did wait */
         if (next->for_slot && cret != GST_CLOCK_UNSCHEDULED &&
-            self->srcresult == GST_FLOW_OK)
-          rtp_burst_stream_woke (self->stream, now->now != RTP_BURST_TIME_NONE
-              && now->now > next->time ? now->now - next->time : 0,
-              cret != GST_CLOCK_EARLY);
+            self->srcresult == GST_FLOW_OK) {
+          guint64 late = now->now != RTP_BURST_TIME_NONE &&
+              now->now > next->time ? now->now - next->time : 0;
+
+          GST_LOG_OBJECT (self, "woke %" GST_TIME_FORMAT " after the slot%s",
+              GST_TIME_ARGS (late), cret == GST_CLOCK_EARLY ?
+              " (it was due when asked)" : "");
+          rtp_burst_stream_woke (self->stream, late, cret != GST_CLOCK_EARLY);
+        }
         if (cret == GST_CLOCK_UNSCHEDULED || cret == GST_CLOCK_BADTIME)
           gst_rtp_burst_read_now (GST_ELEMENT_CAST (self), now);
         break;
@@ -972,6 +979,8 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       LOCK (self);
       gst_rtp_burst_invalid_reset (&self->invalid);
       rtp_burst_stream_start (self->stream, self->group_name);
+      if (self->group_name && self->group_name[0])
+        GST_DEBUG_OBJECT (self, "joined group %s", self->group_name);
       gst_rtp_burst_pay_info_reset (&self->pay_info);
       self->playing = FALSE;
       gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
@@ -1017,6 +1026,8 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       LOCK (self);
       flush_locked (self);
       rtp_burst_stream_stop (self->stream);
+      if (self->group_name && self->group_name[0])
+        GST_DEBUG_OBJECT (self, "left group %s", self->group_name);
       gst_clear_caps (&self->last_caps);
       UNLOCK (self);
       break;
