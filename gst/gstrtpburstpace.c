@@ -225,6 +225,7 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
 
   /* documented with their specifications, in gstrtpburstprops.c */
   gst_rtp_burst_pace_install_properties (gobject_class);
+  gst_type_mark_as_plugin_api (GST_TYPE_RTP_BURST_PACE_OVERLOAD, 0);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);

@@ -25,8 +25,15 @@
 #include "gstrtpburststats.h"
 #include "rtpburstgroup.h"
 
-#define GST_TYPE_RTP_BURST_PACE_OVERLOAD (gst_rtp_burst_pace_overload_get_type ())
-static GType
+/**
+ * GstRtpBurstPaceOverload:
+ *
+ * What #GstRtpBurstPace:overload does when the rate cap cannot be kept
+ * within #GstRtpBurstPace:max-latency: `compress` or `drop`.
+ *
+ * Since: 0.1
+ */
+GType
 gst_rtp_burst_pace_overload_get_type (void)
 {
   static GType type = 0;

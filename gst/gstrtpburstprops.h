@@ -88,6 +88,12 @@ enum
   PROP_STATS = PROP_PAY_FIRST + GST_RTP_BURST_PAY_N_PROPS,
 };
 
+/* The type of the overload property, RtpBurstOverload's values; plugin
+ * API so that the documentation lists them. */
+#define GST_TYPE_RTP_BURST_PACE_OVERLOAD \
+    (gst_rtp_burst_pace_overload_get_type ())
+GType    gst_rtp_burst_pace_overload_get_type (void);
+
 void     gst_rtp_burst_pace_install_properties (GObjectClass * klass);
 
 /* The config with every property at its default. */
