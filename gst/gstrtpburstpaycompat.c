@@ -74,7 +74,8 @@ gst_rtp_burst_pay_compat_install (GObjectClass * klass, guint first_prop_id)
   g_object_class_install_property (klass,
       first_prop_id + GST_RTP_BURST_PAY_PROP_MTU,
       g_param_spec_uint ("mtu", "MTU",
-          "MTU of the payloader upstream (passed on to it; 0 = none)",
+          "MTU in bytes of the payloader upstream (passed on to it; "
+          "0 = none upstream)",
           0, G_MAXUINT, 0, G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
 

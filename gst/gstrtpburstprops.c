@@ -30,8 +30,6 @@
  *
  * What #GstRtpBurstPace:overload does when the rate cap cannot be kept
  * within #GstRtpBurstPace:max-latency: `compress` or `drop`.
- *
- * Since: 0.1
  */
 GType
 gst_rtp_burst_pace_overload_get_type (void)
@@ -63,6 +61,10 @@ gst_rtp_burst_pace_overload_get_type (void)
 void
 gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
 {
+  /* MUTABLE_PLAYING where the task reads the value under the element's
+   * lock for each frame or wake-up (the config below, the thread
+   * settings); MUTABLE_READY where it is taken from READY to PAUSED. */
+
   /**
    * GstRtpBurstPace:burst-size:
    *
@@ -163,10 +165,10 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * GstRtpBurstPace:min-slot-duration:
    *
    * The shortest slot worth a clock wait, in ns.  When equation (2) gives
-   * shorter slots (raw video at high rates: ~10 µs per packet), the element
-   * raises the burst size of that frame until its slots are at least this
-   * long, instead of scheduling waits the timer cannot meet; the frame
-   * still spreads over duty·ΔT.  0 (default) is automatic: twice the median
+   * shorter slots (raw video at high packet rates), the element raises the
+   * burst size of that frame until its slots are at least this long,
+   * instead of scheduling waits the timer cannot meet; the frame still
+   * spreads over duty·ΔT.  0 (default) is automatic: twice the median
    * wake-up lateness of the last 64 clock waits, within 50 µs … 1 ms
    * (100 µs until measured).  1 turns the minimum off.
    */
@@ -274,11 +276,10 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * Linux only: the timer slack, in ns, of the thread that waits for the
    * slots (prctl PR_SET_TIMERSLACK).  Linux lets a normal thread's timer
    * expire up to 50 µs late by default so that wake-ups can be grouped; a
-   * smaller slack makes slot wake-ups more punctual.  The default, 1 µs,
-   * halved the median release error of 6 Mbit/s CBR slots on the
-   * development machines at the same CPU cost (docs/performance.md).  0
-   * leaves the thread as it is.  The thread comes from GStreamer's task
-   * pool; its own slack is restored when the task leaves it.
+   * smaller slack makes slot wake-ups more punctual (docs/reference.md,
+   * "When to change them").  0 leaves the thread as it is.  The thread
+   * comes from GStreamer's task pool; its own slack is restored when the
+   * task leaves it.  Applied by the task at its next wake-up.
    */
   g_object_class_install_property (gobject_class, PROP_TIMER_SLACK,
       g_param_spec_uint64 ("timer-slack", "Timer slack",
@@ -295,14 +296,10 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * SCHED_FIFO at this priority (1-99), so that the normal threads of the
    * pipeline and of other programs cannot delay a slot.  0 (the default)
    * leaves the thread's scheduling as it is, for instance to an application
-   * that sets it from the task's #GST_MESSAGE_STREAM_STATUS message.
-   *
-   * On the 2-core development machines, raw 1080p video (90 000 to 180 000
-   * packets/s) had 0.2-14 % of its frames end later than one frame period
-   * after their start at normal priority, and at most 0.3 % (none in most
-   * 30 s runs) with `realtime-priority=10`; the p99 release error of 720p
-   * H.264 went from 1.8 ms to 0.17 ms (docs/performance.md).  The thread
-   * never busy-waits.
+   * that sets it from the task's #GST_MESSAGE_STREAM_STATUS message.  Worth
+   * setting at raw-video packet rates or on a loaded machine
+   * (docs/reference.md, "When to change them").  The thread never
+   * busy-waits.  Applied by the task at its next wake-up.
    *
    * Needs CAP_SYS_NICE or an RLIMIT_RTPRIO (`ulimit -r`) of at least the
    * priority.  If the policy cannot be set, the element posts a warning
@@ -346,17 +343,17 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * largest need of the last 1024 frames (needs over a quarter period are
    * early stalls and not counted), and a frame's span is shortened just
    * enough that its last slot comes before the period minus the margin
-   * (never below half the period; gst/rtpburstmargin.h).  On the 2-vCPU development machines the last
-   * slots of raw 1080p frames met a ~3.5 ms stall while the payloader
-   * worked on the next frame (docs/performance.md).  The stats say the
-   * margin in use and how many frames it shortened.  FALSE: every frame
-   * spans exactly duty·ΔT (for A/B tests).
+   * (never below half the period; gst/rtpburstmargin.h).  Such late slots
+   * come from stalls of the machine, for instance while the payloader
+   * works on the next frame.  The stats say the margin in use and how many
+   * frames it shortened.  FALSE: every frame spans exactly duty·ΔT (for
+   * A/B tests).
    */
   g_object_class_install_property (gobject_class, PROP_AUTO_MARGIN,
       g_param_spec_boolean ("auto-margin", "Automatic margin",
           "Shorten a frame's span (duty is the most) so that it ends "
           "before the late slots that made recent frames end after their "
-          "period",
+          "period (FALSE = always duty x the frame period)",
           DEFAULT_AUTO_MARGIN,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -385,7 +382,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
   g_object_class_install_property (gobject_class, PROP_GROUP,
       g_param_spec_string ("group", "Group",
           "Elements with the same group name place their slots between "
-          "each other's (streams sharing a link); NULL = none",
+          "each other's (streams sharing a link; NULL or \"\" = none; "
+          "set in NULL or READY)",
           NULL, G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
           G_PARAM_STATIC_STRINGS));
 
@@ -470,8 +468,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
   g_object_class_install_property (gobject_class, PROP_PRIORITY,
       g_param_spec_uint ("priority", "Priority",
           "Rank of the stream's pushes on the group's rate: higher leaves "
-          "first when the link has no room for all (repair packets rank "
-          "above their media, pass-through streams above all)",
+          "first when the link has no room for all (0 = lowest; repair "
+          "packets rank above their media, pass-through streams above all)",
           0, RTP_BURST_GROUP_PRIORITIES - 1, DEFAULT_PRIORITY,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -479,6 +477,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
   gst_rtp_burst_pay_compat_install (gobject_class, PROP_PAY_FIRST);
 }
 
+/* The stream keeps a pointer to this config and reads it under the
+ * element's lock, so a change reaches the next frame it plans. */
 void
 gst_rtp_burst_config_init (RtpBurstStreamConfig * c)
 {
@@ -631,6 +631,9 @@ gst_rtp_burst_set_group_name (GstElement * element, const GValue * value,
 {
   gboolean fixed;
 
+  /* the group is joined from READY to PAUSED: a later name is kept apart,
+   * so that the property still says the group in force and the warning
+   * names the refused one */
   GST_OBJECT_LOCK (element);
   fixed = GST_STATE (element) > GST_STATE_READY ||
       GST_STATE_NEXT (element) > GST_STATE_READY;
