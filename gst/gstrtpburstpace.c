@@ -93,6 +93,8 @@
  * #GstRtpBurstPace:seqnum and the stats from it; #GstRtpBurstPace:mtu and
  * #GstRtpBurstPace:seqnum-offset reach the payloader before it
  * (examples/rtsp-server.py).
+ *
+ * Since: 0.1
  */
 
 #ifdef HAVE_CONFIG_H

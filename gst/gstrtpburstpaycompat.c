@@ -53,6 +53,8 @@ gst_rtp_burst_pay_compat_install (GObjectClass * klass, guint first_prop_id)
    * caps, else the `pt` of the payloader upstream.  For applications that
    * read it from the element standing in for the payloader, such as
    * gst-rtsp-server (the element named `pay0` of a media factory).
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTP_BURST_PAY_PROP_PT,
@@ -70,6 +72,8 @@ gst_rtp_burst_pay_compat_install (GObjectClass * klass, guint first_prop_id)
    * element upstream has no `mtu`.  The payloader uses it from its next
    * buffer, so it may be set while playing; it is set only while the
    * element is linked to the payloader.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTP_BURST_PAY_PROP_MTU,
@@ -85,6 +89,8 @@ gst_rtp_burst_pay_compat_install (GObjectClass * klass, guint first_prop_id)
    * The `seqnum-offset` of the payloader upstream, passed on to it
    * (gst-rtsp-server sets it when it resumes a suspended media).  The
    * payloader takes it when it goes from READY to PAUSED.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTP_BURST_PAY_PROP_SEQNUM_OFFSET,
@@ -98,6 +104,8 @@ gst_rtp_burst_pay_compat_install (GObjectClass * klass, guint first_prop_id)
    * GstRtpBurstPace:seqnum:
    *
    * The RTP sequence number of the last packet released.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTP_BURST_PAY_PROP_SEQNUM,
@@ -109,6 +117,8 @@ gst_rtp_burst_pay_compat_install (GObjectClass * klass, guint first_prop_id)
    * GstRtpBurstPace:timestamp:
    *
    * The RTP timestamp of the last packet released.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTP_BURST_PAY_PROP_TIMESTAMP,

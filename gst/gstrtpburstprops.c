@@ -30,6 +30,8 @@
  *
  * What #GstRtpBurstPace:overload does when the rate cap cannot be kept
  * within #GstRtpBurstPace:max-latency: `compress` or `drop`.
+ *
+ * Since: 0.1
  */
 GType
 gst_rtp_burst_pace_overload_get_type (void)
@@ -71,6 +73,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * b: the number of packets released together in one slot.  1 spreads
    * every packet (the paper finds 1 the most TCP-tolerant); larger values
    * make fewer, longer slots.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_BURST_SIZE,
       g_param_spec_uint ("burst-size", "Burst size",
@@ -90,6 +94,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * randomization, for frames that arrive a little late, and for the
    * timer's wake-up error, so that a frame normally ends before the next
    * one is due.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_DUTY,
       g_param_spec_double ("duty", "Duty factor",
@@ -106,6 +112,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * independently per slot, to keep streams from synchronising.  The slots
    * of a frame never reach past the frame period: if the random parts add
    * up beyond it, the slot times are capped at ΔT·j/k.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_SLOT_JITTER,
       g_param_spec_double ("slot-jitter", "Slot jitter",
@@ -121,6 +129,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * Seed of the random numbers of #GstRtpBurstPace:slot-jitter.  The same
    * seed gives the same slot times; 0 picks a random seed.  Setting it
    * restarts the sequence.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_SEED,
       g_param_spec_uint ("seed", "Seed",
@@ -137,6 +147,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * consecutive frames over the last 16 frames and the caps' clock-rate,
    * else from the median spacing of frame arrivals.  Frames are passed
    * unpaced until it is known.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_FRAME_PERIOD,
       g_param_spec_uint64 ("frame-period", "Frame period",
@@ -153,6 +165,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * far, which makes k = ⌈n/b⌉.  A smaller value than the real payloads
    * gives more slots than packets, so a frame's packets leave in the first
    * slots and finish before duty·ΔT.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_PAYLOAD_SIZE,
       g_param_spec_uint ("payload-size", "Payload size",
@@ -171,6 +185,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * spreads over duty·ΔT.  0 (default) is automatic: twice the median
    * wake-up lateness of the last 64 clock waits, within 50 µs … 1 ms
    * (100 µs until measured).  1 turns the minimum off.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MIN_SLOT_DURATION,
       g_param_spec_uint64 ("min-slot-duration", "Minimum slot duration",
@@ -192,6 +208,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * is held one more period.  Off (default): a frame is due at the running
    * time of its timestamp, so it starts when it arrives unless it arrives
    * before its timestamp, and the element adds no delay beyond its slots.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_SYNC_UPSTREAM_LATENCY,
       g_param_spec_boolean ("sync-upstream-latency", "Sync upstream latency",
@@ -211,6 +229,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * following periods, with the frames behind it waiting in order, as long
    * as #GstRtpBurstPace:max-latency allows.  0 (default) is off, the
    * paper's behaviour, unless #GstRtpBurstPace:max-rate-factor is set.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MAX_RATE,
       g_param_spec_uint64 ("max-rate", "Maximum rate",
@@ -226,6 +246,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * Derives the peak-rate cap from the stream: this factor times its mean
    * bit rate over the last 64 frames (measured once 32 frames were seen).
    * Used when #GstRtpBurstPace:max-rate is 0; 0 (default) is off.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MAX_RATE_FACTOR,
       g_param_spec_double ("max-rate-factor", "Maximum rate factor",
@@ -242,6 +264,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * packet may leave after the frame was due (its timestamp, or its
    * arrival if later).  When the cap would need longer,
    * #GstRtpBurstPace:overload decides.  The LATENCY query reports it.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MAX_LATENCY,
       g_param_spec_uint64 ("max-latency", "Maximum latency",
@@ -261,6 +285,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * an element message `rtpburstpace-frame-dropped` and send a
    * force-key-unit event upstream so the encoder recovers.  A frame that
    * alone needs longer than the budget is compressed even with drop.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_OVERLOAD,
       g_param_spec_enum ("overload", "Overload",
@@ -280,6 +306,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * "When to change them").  0 leaves the thread as it is.  The thread
    * comes from GStreamer's task pool; its own slack is restored when the
    * task leaves it.  Applied by the task at its next wake-up.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_TIMER_SLACK,
       g_param_spec_uint64 ("timer-slack", "Timer slack",
@@ -305,6 +333,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * priority.  If the policy cannot be set, the element posts a warning
    * once and paces at normal priority.  The thread comes from GStreamer's
    * task pool; its own policy is restored when the task leaves it.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_REALTIME_PRIORITY,
       g_param_spec_int ("realtime-priority", "Real-time priority",
@@ -326,6 +356,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * description of this property (`gst-inspect-1.0 rtpburstpace`) lists
    * every field with its type and meaning, as docs/reference.md does; both
    * come from gst/gstrtpburststats.c.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", gst_rtp_burst_stats_blurb (),
@@ -348,6 +380,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * works on the next frame.  The stats say the margin in use and how many
    * frames it shortened.  FALSE: every frame spans exactly duty·ΔT (for
    * A/B tests).
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_AUTO_MARGIN,
       g_param_spec_boolean ("auto-margin", "Automatic margin",
@@ -378,6 +412,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * with a warning.  The pacing thread never waits for the group: a frame
    * that comes while another member is placing one stays where it is
    * (group-busy in the stats).
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_GROUP,
       g_param_spec_string ("group", "Group",
@@ -396,6 +432,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * between the media's slots, at most one per Δt, a backlog spread over
    * half a frame period (gst/rtpburstrepair.h).  FALSE: they leave as they
    * come, before the media's next slot.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_PACE_REPAIR,
       g_param_spec_boolean ("pace-repair", "Pace repair packets",
@@ -414,6 +452,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * timestamps; in a #GstRtpBurstPace:group with a
    * #GstRtpBurstPace:group-max-rate their bytes count in the group's rate
    * (the paced members make room) but never wait for it.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_PACE,
       g_param_spec_boolean ("pace", "Pace",
@@ -443,6 +483,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * latency) is paced by the sink: its pushes do not wait for the rate, and
    * their bytes are booked as a pass-through member's (docs/algorithm.md,
    * "A shared rate").
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_GROUP_MAX_RATE,
       g_param_spec_uint64 ("group-max-rate", "Group maximum rate",
@@ -464,6 +506,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * FALSE) rank above all.  A push of a lower priority already booked
    * leaves only once the higher one has had its time on the link.  Without
    * a group rate it changes nothing.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_PRIORITY,
       g_param_spec_uint ("priority", "Priority",
