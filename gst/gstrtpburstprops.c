@@ -39,7 +39,7 @@ gst_rtp_burst_pace_overload_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {RTP_BURST_OVERLOAD_COMPRESS,
-        "Shorten the slots to meet max-latency (the rate cap yields)",
+          "Shorten the slots to meet max-latency (the rate cap yields)",
         "compress"},
     {RTP_BURST_OVERLOAD_DROP,
           "Drop whole frames not yet started, then ask upstream for a key unit",
