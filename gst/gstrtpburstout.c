@@ -37,8 +37,7 @@ gst_rtp_burst_out_dts (const GstSegment * segment, guint64 rt)
 {
   if (rt == RTP_BURST_TIME_NONE || segment->format != GST_FORMAT_TIME)
     return GST_CLOCK_TIME_NONE;
-  return gst_segment_position_from_running_time (segment, GST_FORMAT_TIME,
-      rt);
+  return gst_segment_position_from_running_time (segment, GST_FORMAT_TIME, rt);
 }
 
 GstBuffer *
@@ -92,8 +91,7 @@ gst_rtp_burst_out_take (GstRtpBurstOut * out, RtpBurstStream * stream,
       return NULL;
     case RTP_BURST_NEXT_REPAIR:
       out->single = gst_rtp_burst_with_dts (rtp_burst_stream_take_repair
-          (stream, next, now, &n), gst_rtp_burst_out_dts (segment,
-              next->dts));
+          (stream, next, now, &n), gst_rtp_burst_out_dts (segment, next->dts));
       return NULL;
     default:
       g_return_val_if_fail (next->kind == RTP_BURST_NEXT_PUSH, NULL);

@@ -93,6 +93,8 @@
  * #GstRtpBurstPace:seqnum and the stats from it; #GstRtpBurstPace:mtu and
  * #GstRtpBurstPace:seqnum-offset reach the payloader before it
  * (examples/rtsp-server.py).
+ *
+ * Since: 0.1
  */
 
 #ifdef HAVE_CONFIG_H
@@ -226,6 +228,7 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
 
   /* documented with their specifications, in gstrtpburstprops.c */
   gst_rtp_burst_pace_install_properties (gobject_class);
+  gst_type_mark_as_plugin_api (GST_TYPE_RTP_BURST_PACE_OVERLOAD, 0);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);

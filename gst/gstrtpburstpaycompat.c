@@ -53,6 +53,8 @@ gst_rtp_burst_pay_compat_install (GObjectClass * klass, guint first_prop_id)
    * caps, else the `pt` of the payloader upstream.  For applications that
    * read it from the element standing in for the payloader, such as
    * gst-rtsp-server (the element named `pay0` of a media factory).
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTP_BURST_PAY_PROP_PT,
@@ -67,31 +69,43 @@ gst_rtp_burst_pay_compat_install (GObjectClass * klass, guint first_prop_id)
    * The `mtu` of the payloader upstream, read from it and set on it, so that
    * an application that sets the payloader's MTU (gst-rtsp-server on an
    * RTSP Blocksize header) reaches the real payloader.  Reads 0 when the
-   * element upstream has no `mtu`.
+   * element upstream has no `mtu`.  The payloader uses it from its next
+   * buffer, so it may be set while playing; it is set only while the
+   * element is linked to the payloader.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTP_BURST_PAY_PROP_MTU,
       g_param_spec_uint ("mtu", "MTU",
-          "MTU of the payloader upstream (passed on to it; 0 = none)",
-          0, G_MAXUINT, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          "MTU in bytes of the payloader upstream (passed on to it; "
+          "0 = none upstream)",
+          0, G_MAXUINT, 0, G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
 
   /**
    * GstRtpBurstPace:seqnum-offset:
    *
    * The `seqnum-offset` of the payloader upstream, passed on to it
-   * (gst-rtsp-server sets it when it resumes a suspended media).
+   * (gst-rtsp-server sets it when it resumes a suspended media).  The
+   * payloader takes it when it goes from READY to PAUSED.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTP_BURST_PAY_PROP_SEQNUM_OFFSET,
       g_param_spec_int ("seqnum-offset", "Sequence number offset",
           "seqnum-offset of the payloader upstream (passed on to it; "
           "-1 = random)", -1, G_MAXUINT16, -1,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
 
   /**
    * GstRtpBurstPace:seqnum:
    *
    * The RTP sequence number of the last packet released.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTP_BURST_PAY_PROP_SEQNUM,
@@ -103,6 +117,8 @@ gst_rtp_burst_pay_compat_install (GObjectClass * klass, guint first_prop_id)
    * GstRtpBurstPace:timestamp:
    *
    * The RTP timestamp of the last packet released.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTP_BURST_PAY_PROP_TIMESTAMP,

@@ -25,14 +25,21 @@
 #include "gstrtpburststats.h"
 #include "rtpburstgroup.h"
 
-#define GST_TYPE_RTP_BURST_PACE_OVERLOAD (gst_rtp_burst_pace_overload_get_type ())
-static GType
+/**
+ * GstRtpBurstPaceOverload:
+ *
+ * What #GstRtpBurstPace:overload does when the rate cap cannot be kept
+ * within #GstRtpBurstPace:max-latency: `compress` or `drop`.
+ *
+ * Since: 0.1
+ */
+GType
 gst_rtp_burst_pace_overload_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
     {RTP_BURST_OVERLOAD_COMPRESS,
-        "Shorten the slots to meet max-latency (the rate cap yields)",
+          "Shorten the slots to meet max-latency (the rate cap yields)",
         "compress"},
     {RTP_BURST_OVERLOAD_DROP,
           "Drop whole frames not yet started, then ask upstream for a key unit",
@@ -56,12 +63,18 @@ gst_rtp_burst_pace_overload_get_type (void)
 void
 gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
 {
+  /* MUTABLE_PLAYING where the task reads the value under the element's
+   * lock for each frame or wake-up (the config below, the thread
+   * settings); MUTABLE_READY where it is taken from READY to PAUSED. */
+
   /**
    * GstRtpBurstPace:burst-size:
    *
    * b: the number of packets released together in one slot.  1 spreads
    * every packet (the paper finds 1 the most TCP-tolerant); larger values
    * make fewer, longer slots.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_BURST_SIZE,
       g_param_spec_uint ("burst-size", "Burst size",
@@ -81,6 +94,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * randomization, for frames that arrive a little late, and for the
    * timer's wake-up error, so that a frame normally ends before the next
    * one is due.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_DUTY,
       g_param_spec_double ("duty", "Duty factor",
@@ -97,6 +112,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * independently per slot, to keep streams from synchronising.  The slots
    * of a frame never reach past the frame period: if the random parts add
    * up beyond it, the slot times are capped at ΔT·j/k.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_SLOT_JITTER,
       g_param_spec_double ("slot-jitter", "Slot jitter",
@@ -112,6 +129,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * Seed of the random numbers of #GstRtpBurstPace:slot-jitter.  The same
    * seed gives the same slot times; 0 picks a random seed.  Setting it
    * restarts the sequence.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_SEED,
       g_param_spec_uint ("seed", "Seed",
@@ -128,6 +147,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * consecutive frames over the last 16 frames and the caps' clock-rate,
    * else from the median spacing of frame arrivals.  Frames are passed
    * unpaced until it is known.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_FRAME_PERIOD,
       g_param_spec_uint64 ("frame-period", "Frame period",
@@ -144,6 +165,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * far, which makes k = ⌈n/b⌉.  A smaller value than the real payloads
    * gives more slots than packets, so a frame's packets leave in the first
    * slots and finish before duty·ΔT.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_PAYLOAD_SIZE,
       g_param_spec_uint ("payload-size", "Payload size",
@@ -156,12 +179,14 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * GstRtpBurstPace:min-slot-duration:
    *
    * The shortest slot worth a clock wait, in ns.  When equation (2) gives
-   * shorter slots (raw video at high rates: ~10 µs per packet), the element
-   * raises the burst size of that frame until its slots are at least this
-   * long, instead of scheduling waits the timer cannot meet; the frame
-   * still spreads over duty·ΔT.  0 (default) is automatic: twice the median
+   * shorter slots (raw video at high packet rates), the element raises the
+   * burst size of that frame until its slots are at least this long,
+   * instead of scheduling waits the timer cannot meet; the frame still
+   * spreads over duty·ΔT.  0 (default) is automatic: twice the median
    * wake-up lateness of the last 64 clock waits, within 50 µs … 1 ms
    * (100 µs until measured).  1 turns the minimum off.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MIN_SLOT_DURATION,
       g_param_spec_uint64 ("min-slot-duration", "Minimum slot duration",
@@ -183,6 +208,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * is held one more period.  Off (default): a frame is due at the running
    * time of its timestamp, so it starts when it arrives unless it arrives
    * before its timestamp, and the element adds no delay beyond its slots.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_SYNC_UPSTREAM_LATENCY,
       g_param_spec_boolean ("sync-upstream-latency", "Sync upstream latency",
@@ -202,6 +229,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * following periods, with the frames behind it waiting in order, as long
    * as #GstRtpBurstPace:max-latency allows.  0 (default) is off, the
    * paper's behaviour, unless #GstRtpBurstPace:max-rate-factor is set.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MAX_RATE,
       g_param_spec_uint64 ("max-rate", "Maximum rate",
@@ -217,6 +246,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * Derives the peak-rate cap from the stream: this factor times its mean
    * bit rate over the last 64 frames (measured once 32 frames were seen).
    * Used when #GstRtpBurstPace:max-rate is 0; 0 (default) is off.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MAX_RATE_FACTOR,
       g_param_spec_double ("max-rate-factor", "Maximum rate factor",
@@ -233,6 +264,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * packet may leave after the frame was due (its timestamp, or its
    * arrival if later).  When the cap would need longer,
    * #GstRtpBurstPace:overload decides.  The LATENCY query reports it.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MAX_LATENCY,
       g_param_spec_uint64 ("max-latency", "Maximum latency",
@@ -252,6 +285,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * an element message `rtpburstpace-frame-dropped` and send a
    * force-key-unit event upstream so the encoder recovers.  A frame that
    * alone needs longer than the budget is compressed even with drop.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_OVERLOAD,
       g_param_spec_enum ("overload", "Overload",
@@ -267,11 +302,12 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * Linux only: the timer slack, in ns, of the thread that waits for the
    * slots (prctl PR_SET_TIMERSLACK).  Linux lets a normal thread's timer
    * expire up to 50 µs late by default so that wake-ups can be grouped; a
-   * smaller slack makes slot wake-ups more punctual.  The default, 1 µs,
-   * halved the median release error of 6 Mbit/s CBR slots on the
-   * development machines at the same CPU cost (docs/performance.md).  0
-   * leaves the thread as it is.  The thread comes from GStreamer's task
-   * pool; its own slack is restored when the task leaves it.
+   * smaller slack makes slot wake-ups more punctual (docs/reference.md,
+   * "When to change them").  0 leaves the thread as it is.  The thread
+   * comes from GStreamer's task pool; its own slack is restored when the
+   * task leaves it.  Applied by the task at its next wake-up.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_TIMER_SLACK,
       g_param_spec_uint64 ("timer-slack", "Timer slack",
@@ -288,19 +324,17 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * SCHED_FIFO at this priority (1-99), so that the normal threads of the
    * pipeline and of other programs cannot delay a slot.  0 (the default)
    * leaves the thread's scheduling as it is, for instance to an application
-   * that sets it from the task's #GST_MESSAGE_STREAM_STATUS message.
-   *
-   * On the 2-core development machines, raw 1080p video (90 000 to 180 000
-   * packets/s) had 0.2-14 % of its frames end later than one frame period
-   * after their start at normal priority, and at most 0.3 % (none in most
-   * 30 s runs) with `realtime-priority=10`; the p99 release error of 720p
-   * H.264 went from 1.8 ms to 0.17 ms (docs/performance.md).  The thread
-   * never busy-waits.
+   * that sets it from the task's #GST_MESSAGE_STREAM_STATUS message.  Worth
+   * setting at raw-video packet rates or on a loaded machine
+   * (docs/reference.md, "When to change them").  The thread never
+   * busy-waits.  Applied by the task at its next wake-up.
    *
    * Needs CAP_SYS_NICE or an RLIMIT_RTPRIO (`ulimit -r`) of at least the
    * priority.  If the policy cannot be set, the element posts a warning
    * once and paces at normal priority.  The thread comes from GStreamer's
    * task pool; its own policy is restored when the task leaves it.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_REALTIME_PRIORITY,
       g_param_spec_int ("realtime-priority", "Real-time priority",
@@ -322,6 +356,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * description of this property (`gst-inspect-1.0 rtpburstpace`) lists
    * every field with its type and meaning, as docs/reference.md does; both
    * come from gst/gstrtpburststats.c.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", gst_rtp_burst_stats_blurb (),
@@ -339,17 +375,19 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * largest need of the last 1024 frames (needs over a quarter period are
    * early stalls and not counted), and a frame's span is shortened just
    * enough that its last slot comes before the period minus the margin
-   * (never below half the period; gst/rtpburstmargin.h).  On the 2-vCPU development machines the last
-   * slots of raw 1080p frames met a ~3.5 ms stall while the payloader
-   * worked on the next frame (docs/performance.md).  The stats say the
-   * margin in use and how many frames it shortened.  FALSE: every frame
-   * spans exactly duty·ΔT (for A/B tests).
+   * (never below half the period; gst/rtpburstmargin.h).  Such late slots
+   * come from stalls of the machine, for instance while the payloader
+   * works on the next frame.  The stats say the margin in use and how many
+   * frames it shortened.  FALSE: every frame spans exactly duty·ΔT (for
+   * A/B tests).
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_AUTO_MARGIN,
       g_param_spec_boolean ("auto-margin", "Automatic margin",
           "Shorten a frame's span (duty is the most) so that it ends "
           "before the late slots that made recent frames end after their "
-          "period",
+          "period (FALSE = always duty x the frame period)",
           DEFAULT_AUTO_MARGIN,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -374,11 +412,14 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * with a warning.  The pacing thread never waits for the group: a frame
    * that comes while another member is placing one stays where it is
    * (group-busy in the stats).
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_GROUP,
       g_param_spec_string ("group", "Group",
           "Elements with the same group name place their slots between "
-          "each other's (streams sharing a link); NULL = none",
+          "each other's (streams sharing a link; NULL or \"\" = none; "
+          "set in NULL or READY)",
           NULL, G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
           G_PARAM_STATIC_STRINGS));
 
@@ -391,6 +432,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * between the media's slots, at most one per Δt, a backlog spread over
    * half a frame period (gst/rtpburstrepair.h).  FALSE: they leave as they
    * come, before the media's next slot.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_PACE_REPAIR,
       g_param_spec_boolean ("pace-repair", "Pace repair packets",
@@ -409,6 +452,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * timestamps; in a #GstRtpBurstPace:group with a
    * #GstRtpBurstPace:group-max-rate their bytes count in the group's rate
    * (the paced members make room) but never wait for it.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_PACE,
       g_param_spec_boolean ("pace", "Pace",
@@ -438,6 +483,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * latency) is paced by the sink: its pushes do not wait for the rate, and
    * their bytes are booked as a pass-through member's (docs/algorithm.md,
    * "A shared rate").
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_GROUP_MAX_RATE,
       g_param_spec_uint64 ("group-max-rate", "Group maximum rate",
@@ -459,12 +506,14 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * FALSE) rank above all.  A push of a lower priority already booked
    * leaves only once the higher one has had its time on the link.  Without
    * a group rate it changes nothing.
+   *
+   * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_PRIORITY,
       g_param_spec_uint ("priority", "Priority",
           "Rank of the stream's pushes on the group's rate: higher leaves "
-          "first when the link has no room for all (repair packets rank "
-          "above their media, pass-through streams above all)",
+          "first when the link has no room for all (0 = lowest; repair "
+          "packets rank above their media, pass-through streams above all)",
           0, RTP_BURST_GROUP_PRIORITIES - 1, DEFAULT_PRIORITY,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -472,6 +521,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
   gst_rtp_burst_pay_compat_install (gobject_class, PROP_PAY_FIRST);
 }
 
+/* The stream keeps a pointer to this config and reads it under the
+ * element's lock, so a change reaches the next frame it plans. */
 void
 gst_rtp_burst_config_init (RtpBurstStreamConfig * c)
 {
@@ -624,6 +675,9 @@ gst_rtp_burst_set_group_name (GstElement * element, const GValue * value,
 {
   gboolean fixed;
 
+  /* the group is joined from READY to PAUSED: a later name is kept apart,
+   * so that the property still says the group in force and the warning
+   * names the refused one */
   GST_OBJECT_LOCK (element);
   fixed = GST_STATE (element) > GST_STATE_READY ||
       GST_STATE_NEXT (element) > GST_STATE_READY;

@@ -54,7 +54,8 @@ G_BEGIN_DECLS
 #define DEFAULT_GROUP_MAX_RATE 0
 #define DEFAULT_PRIORITY      0
 #define MAX_REALTIME_PRIORITY 99
-#define MAX_MAX_RATE          (G_GUINT64_CONSTANT (100000000000))       /* 100 Gbit/s */
+/* 100 Gbit/s */
+#define MAX_MAX_RATE          (G_GUINT64_CONSTANT (100000000000))
 #define MAX_MAX_LATENCY       (10 * GST_SECOND)
 #define MAX_MIN_SLOT_DURATION (GST_SECOND)
 
@@ -87,6 +88,12 @@ enum
   PROP_PAY_FIRST,               /* GST_RTP_BURST_PAY_N_PROPS of them */
   PROP_STATS = PROP_PAY_FIRST + GST_RTP_BURST_PAY_N_PROPS,
 };
+
+/* The type of the overload property, RtpBurstOverload's values; plugin
+ * API so that the documentation lists them. */
+#define GST_TYPE_RTP_BURST_PACE_OVERLOAD \
+    (gst_rtp_burst_pace_overload_get_type ())
+GType    gst_rtp_burst_pace_overload_get_type (void);
 
 void     gst_rtp_burst_pace_install_properties (GObjectClass * klass);
 

@@ -103,7 +103,6 @@ gst_rtp_burst_thread_apply (GstRtpBurstThread * thread, GstObject * owner,
       thread->post_warning = TRUE;
     }
   }
-
 #ifdef PR_SET_TIMERSLACK
   /* Linux resets the slack when the policy changes: set it after */
   if (timer_slack != thread->slack_applied || policy_changed) {

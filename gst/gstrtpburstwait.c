@@ -246,8 +246,7 @@ gst_rtp_burst_running_time (GstElement * element, gconstpointer * clock_out,
 void
 gst_rtp_burst_read_now (GstElement * element, RtpBurstStreamNow * now)
 {
-  now->now = gst_rtp_burst_running_time (element, &now->clock,
-      &now->base_time);
+  now->now = gst_rtp_burst_running_time (element, &now->clock, &now->base_time);
 }
 
 /**

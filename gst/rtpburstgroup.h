@@ -32,9 +32,10 @@
  * m Δt / RTP_BURST_GROUP_PHASES so that the smallest distance from one of
  * its slots to a slot another member booked is as large as it can be, up
  * to Δt / 2 (as far apart as two streams of one rate can be: a frame is
- * not moved later for more); the earliest phase of the best.  Equation (2) stays per stream: the same Δt,
- * the same slot count, and the last slot still before start + span, so the
- * frame's end, the latency and catch-up do not change.  Two streams of one
+ * not moved later for more); the earliest phase of the best.  Equation (2)
+ * stays per stream: the same Δt, the same slot count, and the last slot
+ * still before start + span, so the frame's end, the latency and catch-up
+ * do not change.  Two streams of one
  * rate end up half a slot apart, four a quarter: the aggregate leaves as
  * evenly as one stream of the total rate would.  Slots of two members come
  * at the same time only when every candidate phase meets another member's
@@ -132,8 +133,10 @@ typedef struct
 RtpBurstTimeline *rtp_burst_timeline_new   (void);
 void     rtp_burst_timeline_free           (RtpBurstTimeline * tl);
 guint    rtp_burst_timeline_add_member     (RtpBurstTimeline * tl);
-void     rtp_burst_timeline_remove_member  (RtpBurstTimeline * tl, guint member);
-void     rtp_burst_timeline_forget         (RtpBurstTimeline * tl, guint member);
+void     rtp_burst_timeline_remove_member  (RtpBurstTimeline * tl,
+                                            guint member);
+void     rtp_burst_timeline_forget         (RtpBurstTimeline * tl,
+                                            guint member);
 guint    rtp_burst_timeline_n_members      (const RtpBurstTimeline * tl);
 void     rtp_burst_timeline_place          (RtpBurstTimeline * tl, guint member,
                                             RtpBurstPlan * plan,

@@ -55,7 +55,7 @@ rtp_burst_slot_count (guint64 payload_bytes, guint n_packets,
 
   k = ((guint64) n_packets + burst_size - 1) / burst_size;
   if (payload_size > 0) {
-    per_slot = (guint64) payload_size * burst_size;
+    per_slot = payload_size * (guint64) burst_size;
     k_bytes = payload_bytes / per_slot + (payload_bytes % per_slot ? 1 : 0);
     if (k_bytes > k)
       k = k_bytes;
@@ -231,8 +231,10 @@ rtp_burst_period_estimator_add_frame (RtpBurstPeriodEstimator * est,
   est->last_rtptime = rtptime;
 
   if (arrival != RTP_BURST_TIME_NONE) {
-    if (est->last_arrival != RTP_BURST_TIME_NONE && arrival > est->last_arrival) {
-      guint64 d = arrival - est->last_arrival;
+    guint64 last = est->last_arrival;
+
+    if (last != RTP_BURST_TIME_NONE && arrival > last) {
+      guint64 d = arrival - last;
 
       if (d >= RTP_BURST_MIN_PERIOD && d <= RTP_BURST_MAX_PERIOD) {
         est->arrival_diffs[est->arrival_pos] = d;
@@ -290,7 +292,8 @@ rtp_burst_period_estimator_get (const RtpBurstPeriodEstimator * est,
   } else if (est->n_arrival_diffs >= MIN_ARRIVAL_DIFFS) {
     guint64 sorted[RTP_BURST_ESTIMATOR_WINDOW];
 
-    memcpy (sorted, est->arrival_diffs, est->n_arrival_diffs * sizeof (guint64));
+    memcpy (sorted, est->arrival_diffs,
+        est->n_arrival_diffs * sizeof (guint64));
     qsort (sorted, est->n_arrival_diffs, sizeof (guint64), compare_guint64);
     src = RTP_BURST_PERIOD_ARRIVAL;
     period = sorted[est->n_arrival_diffs / 2];
@@ -530,8 +533,7 @@ rtp_burst_wakeup_tracker_min_slot (const RtpBurstWakeupTracker * tracker)
  * median ignores the rare long preemptions of virtual CPUs.
  */
 void
-rtp_burst_wakeup_tracker_add (RtpBurstWakeupTracker * tracker,
-    guint64 lateness)
+rtp_burst_wakeup_tracker_add (RtpBurstWakeupTracker * tracker, guint64 lateness)
 {
   guint64 sorted[RTP_BURST_WAKEUP_WINDOW], value;
 

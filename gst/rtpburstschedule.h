@@ -95,7 +95,8 @@ typedef struct {
 
   gboolean have_rtptime;
   guint32 last_rtptime;
-  guint32 ts_diffs[RTP_BURST_ESTIMATOR_WINDOW];       /* positive, in RTP units */
+  /* positive, in RTP units */
+  guint32 ts_diffs[RTP_BURST_ESTIMATOR_WINDOW];
   guint n_ts_diffs, ts_pos;
 
   guint64 last_arrival;       /* RTP_BURST_TIME_NONE = none */
@@ -104,16 +105,17 @@ typedef struct {
 } RtpBurstPeriodEstimator;
 
 void     rtp_burst_period_estimator_init      (RtpBurstPeriodEstimator * est);
-void     rtp_burst_period_estimator_reset_history (RtpBurstPeriodEstimator * est);
+void
+rtp_burst_period_estimator_reset_history (RtpBurstPeriodEstimator * est);
 void     rtp_burst_period_estimator_set_caps  (RtpBurstPeriodEstimator * est,
                                                guint64 caps_period,
                                                gint clock_rate);
 void     rtp_burst_period_estimator_add_frame (RtpBurstPeriodEstimator * est,
                                                guint32 rtptime,
                                                guint64 arrival);
-guint64  rtp_burst_period_estimator_get       (const RtpBurstPeriodEstimator * est,
-                                               guint64 property_period,
-                                               RtpBurstPeriodSource * source);
+guint64  rtp_burst_period_estimator_get (const RtpBurstPeriodEstimator * est,
+                                         guint64 property_period,
+                                         RtpBurstPeriodSource * source);
 
 /* --- The slots of one frame --------------------------------------------- */
 
@@ -127,7 +129,8 @@ typedef struct {
   guint n_slots;          /* k */
   gdouble slot_jitter;    /* r of equation (3), 0 = off */
 
-  guint64 phase;          /* all slots this much later (< Δt, rtpburstgroup.h) */
+  guint64 phase;          /* all slots this much later (< Δt;
+                           * rtpburstgroup.h) */
 
   /* progress */
   guint next_slot;
@@ -163,7 +166,8 @@ guint    rtp_burst_plan_burst_size (const RtpBurstPlan * plan);
 /* How much later the group moved the slots (rtpburstgroup.h). */
 guint64  rtp_burst_plan_phase (const RtpBurstPlan * plan);
 
-guint64  rtp_burst_latency    (guint64 period, gdouble duty, gdouble slot_jitter);
+guint64  rtp_burst_latency    (guint64 period, gdouble duty,
+                               gdouble slot_jitter);
 
 /* --- Peak-rate cap and latency budget ---------------------------------- */
 
@@ -216,10 +220,11 @@ guint    rtp_burst_coarsen    (guint n_packets, guint64 span, guint64 min_slot,
                                guint * n_slots, guint burst_size);
 
 #define RTP_BURST_WAKEUP_WINDOW 64
-/* bounds and start value of the automatic minimum slot duration */
-#define RTP_BURST_AUTO_MIN_SLOT_FLOOR   (G_GUINT64_CONSTANT (50000))    /* 50 µs */
-#define RTP_BURST_AUTO_MIN_SLOT_CEILING (G_GUINT64_CONSTANT (1000000))  /* 1 ms */
-#define RTP_BURST_AUTO_MIN_SLOT_INITIAL (G_GUINT64_CONSTANT (100000))   /* 100 µs */
+/* bounds and start value of the automatic minimum slot duration: 50 µs,
+ * 1 ms and 100 µs */
+#define RTP_BURST_AUTO_MIN_SLOT_FLOOR   (G_GUINT64_CONSTANT (50000))
+#define RTP_BURST_AUTO_MIN_SLOT_CEILING (G_GUINT64_CONSTANT (1000000))
+#define RTP_BURST_AUTO_MIN_SLOT_INITIAL (G_GUINT64_CONSTANT (100000))
 
 typedef struct {
   guint64 ring[RTP_BURST_WAKEUP_WINDOW];

@@ -1373,6 +1373,84 @@ GST_START_TEST (test_property_ranges)
 
 GST_END_TEST;
 
+/* Each writable property says, with exactly one GST_PARAM_MUTABLE_* flag,
+ * the highest state in which a change still takes effect; read-only ones
+ * have none.  A new property must be added to the table. */
+GST_START_TEST (test_property_mutable_flags)
+{
+  static const struct
+  {
+    const gchar *name;
+    GParamFlags mutable;
+  } expected[] = {
+    /* the task re-reads these under the lock for each frame or wake-up */
+    {"burst-size", GST_PARAM_MUTABLE_PLAYING},
+    {"duty", GST_PARAM_MUTABLE_PLAYING},
+    {"slot-jitter", GST_PARAM_MUTABLE_PLAYING},
+    {"seed", GST_PARAM_MUTABLE_PLAYING},
+    {"frame-period", GST_PARAM_MUTABLE_PLAYING},
+    {"payload-size", GST_PARAM_MUTABLE_PLAYING},
+    {"min-slot-duration", GST_PARAM_MUTABLE_PLAYING},
+    {"sync-upstream-latency", GST_PARAM_MUTABLE_PLAYING},
+    {"max-rate", GST_PARAM_MUTABLE_PLAYING},
+    {"max-rate-factor", GST_PARAM_MUTABLE_PLAYING},
+    {"max-latency", GST_PARAM_MUTABLE_PLAYING},
+    {"overload", GST_PARAM_MUTABLE_PLAYING},
+    {"timer-slack", GST_PARAM_MUTABLE_PLAYING},
+    {"realtime-priority", GST_PARAM_MUTABLE_PLAYING},
+    {"auto-margin", GST_PARAM_MUTABLE_PLAYING},
+    {"pace-repair", GST_PARAM_MUTABLE_PLAYING},
+    {"pace", GST_PARAM_MUTABLE_PLAYING},
+    {"group-max-rate", GST_PARAM_MUTABLE_PLAYING},
+    {"priority", GST_PARAM_MUTABLE_PLAYING},
+    /* passed on to the payloader, which reads it for each buffer */
+    {"mtu", GST_PARAM_MUTABLE_PLAYING},
+    /* taken from READY to PAUSED (the group by the element, seqnum-offset
+     * by the payloader it is passed on to) */
+    {"group", GST_PARAM_MUTABLE_READY},
+    {"seqnum-offset", GST_PARAM_MUTABLE_READY},
+    /* read-only */
+    {"stats", 0},
+    {"pt", 0},
+    {"seqnum", 0},
+    {"timestamp", 0},
+  };
+  const GParamFlags any_mutable = GST_PARAM_MUTABLE_READY |
+      GST_PARAM_MUTABLE_PAUSED | GST_PARAM_MUTABLE_PLAYING;
+  GstElement *e = gst_element_factory_make ("rtpburstpace", NULL);
+  GObjectClass *klass = G_OBJECT_GET_CLASS (e);
+  GParamSpec **props;
+  guint i, j, n, own = 0;
+
+  for (i = 0; i < G_N_ELEMENTS (expected); i++) {
+    GParamSpec *ps = g_object_class_find_property (klass, expected[i].name);
+
+    fail_unless (ps != NULL, "no property %s", expected[i].name);
+    fail_unless_equals_int (ps->flags & any_mutable, expected[i].mutable);
+    /* writable: exactly one; read-only: none */
+    fail_unless_equals_int ((ps->flags & G_PARAM_WRITABLE) != 0,
+        expected[i].mutable != 0);
+  }
+
+  props = g_object_class_list_properties (klass, &n);
+  for (i = 0; i < n; i++) {
+    gboolean listed = FALSE;
+
+    if (props[i]->owner_type != G_OBJECT_TYPE (e))
+      continue;
+    own++;
+    for (j = 0; j < G_N_ELEMENTS (expected); j++)
+      listed |= g_strcmp0 (props[i]->name, expected[j].name) == 0;
+    fail_unless (listed, "property %s has no expected mutability",
+        props[i]->name);
+  }
+  fail_unless_equals_int (own, G_N_ELEMENTS (expected));
+  g_free (props);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_stats_fields)
 {
   static const gchar *u64[] = { "frames", "packets", "bytes", "slots",
@@ -1640,6 +1718,7 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_invalid_packets);
   tcase_add_test (tc, test_refuses_non_rtp_caps);
   tcase_add_test (tc, test_property_ranges);
+  tcase_add_test (tc, test_property_mutable_flags);
   tcase_add_test (tc, test_stats_fields);
   tcase_add_test (tc, test_meter);
   tcase_add_test (tc, test_auto_margin);
