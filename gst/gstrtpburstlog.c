@@ -66,8 +66,7 @@ log_started (GstObject * obj, const RtpBurstStarted * st)
 }
 
 void
-gst_rtp_burst_log_next (GstObject * obj, const RtpBurstNext * next,
-    guint64 now)
+gst_rtp_burst_log_next (GstObject * obj, const RtpBurstNext * next, guint64 now)
 {
   const gchar *why = rtp_burst_why_name (next->why);
 

@@ -226,8 +226,7 @@ rtp_burst_repair_refused (RtpBurstRepair * repair, guint size)
 }
 
 void
-rtp_burst_repair_media_sent (RtpBurstRepair * repair, guint64 due,
-    guint bytes)
+rtp_burst_repair_media_sent (RtpBurstRepair * repair, guint64 due, guint bytes)
 {
   repair->last_media = due;
   repair->last_media_bytes = bytes;

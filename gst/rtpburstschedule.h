@@ -234,7 +234,8 @@ typedef struct {
 
 void     rtp_burst_wakeup_tracker_init (RtpBurstWakeupTracker * tracker);
 /* The automatic minimum slot duration, ns. */
-guint64  rtp_burst_wakeup_tracker_min_slot (const RtpBurstWakeupTracker * tracker);
+guint64  rtp_burst_wakeup_tracker_min_slot
+                                       (const RtpBurstWakeupTracker * tracker);
 void     rtp_burst_wakeup_tracker_add  (RtpBurstWakeupTracker * tracker,
                                         guint64 lateness);
 

@@ -303,11 +303,10 @@ rtp_burst_stream_period (const RtpBurstStream * s)
   return s->period;
 }
 
-/* --- notices and stats ------------------------------------------------------ */
+/* --- notices and stats -------------------------------------------------- */
 
 void
-rtp_burst_stream_take_notices (RtpBurstStream * s,
-    RtpBurstStreamNotices * out)
+rtp_burst_stream_take_notices (RtpBurstStream * s, RtpBurstStreamNotices * out)
 {
   out->period_unknown = s->notice_period;
   out->other_clock = s->notice_other_clock;
@@ -320,8 +319,7 @@ rtp_burst_stream_take_notices (RtpBurstStream * s,
 }
 
 void
-rtp_burst_stream_get_stats (const RtpBurstStream * s,
-    RtpBurstStreamStats * out)
+rtp_burst_stream_get_stats (const RtpBurstStream * s, RtpBurstStreamStats * out)
 {
   const RtpBurstStreamConfig *c = s->config;
   RtpBurstGroupReport group;

@@ -257,8 +257,7 @@ on_rate (RtpBurstStream * s, const RtpBurstStreamNow * now, guint klass)
  * one a synchronising sink paces) in the group's rate (rtpburstbooking.h),
  * so that every paced member makes room. */
 static void
-count_in_rate (RtpBurstStream * s, const RtpBurstStreamNow * now,
-    guint64 bytes)
+count_in_rate (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes)
 {
   RtpBurstRateTime t;
 
@@ -403,6 +402,7 @@ slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
   guint klass = rtp_burst_group_class (s->config->priority, FALSE);
   RtpBurstBookingStep step;
   guint64 bytes, until;
+  gboolean held;
   RtpBurstRateTime t;
 
   if (!next_slot (s)) {
@@ -421,12 +421,10 @@ slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
    * sink paces them by their DTS and the task reaches the slots late: they
    * keep their slots and do not wait for the rate, as without a group;
    * their bytes count in it as a pass-through member's */
-  if (!rtp_burst_booking_booked (&h->booking) &&
-      item->serial == s->held_serial) {
-    if (rtp_burst_booking_count (&h->booking, &s->group, &t, bytes,
-            h->slot_time))
-      on_rate (s, now, RTP_BURST_GROUP_CLASS_TOP);
-  }
+  held = item->serial == s->held_serial;
+  if (held && !rtp_burst_booking_booked (&h->booking) &&
+      rtp_burst_booking_count (&h->booking, &s->group, &t, bytes, h->slot_time))
+    on_rate (s, now, RTP_BURST_GROUP_CLASS_TOP);
   step = rtp_burst_booking_ready (&h->booking, &s->group, &t, bytes, klass,
       &s->rate_waits, &until);
   if (step != RTP_BURST_BOOKING_GO) {
@@ -537,11 +535,9 @@ rtp_burst_why_name (RtpBurstWhy why)
 }
 
 void
-rtp_burst_stream_woke (RtpBurstStream * s, guint64 lateness,
-    gboolean counted)
+rtp_burst_stream_woke (RtpBurstStream * s, guint64 lateness, gboolean counted)
 {
-  g_return_if_fail (rtp_burst_frames_head (&s->q) != NULL &&
-      s->head.have_slot);
+  g_return_if_fail (rtp_burst_frames_head (&s->q) != NULL && s->head.have_slot);
   s->head.slot_reached = TRUE;
   s->head.slot_lateness = lateness;
   if (counted)
@@ -656,8 +652,7 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
   if (push->frame_last && push->paced)
     rtp_burst_margin_frame (&s->margin, rtp_burst_time_add
         (slot_time - MIN (slot_time, rtp_burst_plan_start_time (&h->plan)),
-            own_lateness),
-        h->on_time, item->period);
+            own_lateness), h->on_time, item->period);
   if (push->frame_last)
     finish_frame (s, item);
   return push->bytes;
