@@ -107,7 +107,9 @@ gboolean gst_rtp_burst_config_get  (const RtpBurstStreamConfig * config,
 
 /* The group property: @value becomes *@name in NULL and READY; later it is
  * refused (kept in *@refused for a warning), as the group is taken from
- * READY to PAUSED and kept until READY.  Call with the element's lock. */
+ * READY to PAUSED and kept until READY.  Call with the element's lock,
+ * which guards *@name and *@refused; the state is read under the object
+ * lock, taken here. */
 void     gst_rtp_burst_set_group_name (GstElement * element,
                                        const GValue * value, gchar ** name,
                                        gchar ** refused);
