@@ -124,7 +124,16 @@ struct _GstRtpBurstPace
 
   GstPad *sinkpad, *srcpad;
 
-  /* everything below is protected by lock */
+  /* The stream's membership of its group: held while the element joins or
+   * leaves it (with lock too) and while it sets its group-max-rate in the
+   * group (without lock).  Never taken by the task, nor under lock: the
+   * group's own lock, which another member holds while it places a frame,
+   * is never waited for with lock held while the task may run.  Order:
+   * member_lock, then lock, then the group's lock. */
+  GMutex member_lock;
+
+  /* everything below is protected by lock, unless said otherwise; the
+   * task takes it at every decision, so nothing slow is done under it */
   GMutex lock;
   /* one condition per kind of waiter, signalled only while one waits: the
    * task waiting for data or a state (its long clock waits use it too,
@@ -152,7 +161,9 @@ struct _GstRtpBurstPace
   GstRtpBurstThread thread;
 
   GstCaps *last_caps;
-  GstSegment sink_segment;      /* of the sink pad: the frames' sync times */
+  GstSegment sink_segment;      /* of the sink pad: the frames' sync times;
+                                 * protected by the sink pad's stream lock
+                                 * (read by the chain without lock) */
   GstSegment segment;           /* of the source pad, updated by the task:
                                  * the DTS of the packets pushed */
 
@@ -186,6 +197,8 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (rtpburstpace, "rtpburstpace",
 /* The element's lock (gstrtpburstlock.h announces it to ThreadSanitizer). */
 #define LOCK(s) RTP_BURST_MUTEX_LOCK (&(s)->lock)
 #define UNLOCK(s) RTP_BURST_MUTEX_UNLOCK (&(s)->lock)
+#define MEMBER_LOCK(s) RTP_BURST_MUTEX_LOCK (&(s)->member_lock)
+#define MEMBER_UNLOCK(s) RTP_BURST_MUTEX_UNLOCK (&(s)->member_lock)
 
 static void gst_rtp_burst_pace_finalize (GObject * object);
 static void gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
@@ -277,6 +290,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
 
   /* (not announced to ThreadSanitizer here: it learns of the lock at its
    * first use, in whichever thread that is) */
+  g_mutex_init (&self->member_lock);
   g_mutex_init (&self->lock);
   g_cond_init (&self->task_cond);
   g_cond_init (&self->room_cond);
@@ -304,9 +318,12 @@ gst_rtp_burst_pace_finalize (GObject * object)
   /* The last reference may be dropped by the streaming thread, after the
    * application thread's last state change: taking the lock once orders
    * everything done under it before the clean-up (GObject's reference count
-   * does that too, but ThreadSanitizer cannot see it). */
+   * does that too, but ThreadSanitizer cannot see it); member_lock
+   * likewise. */
+  MEMBER_LOCK (self);
   LOCK (self);
   UNLOCK (self);
+  MEMBER_UNLOCK (self);
   rtp_burst_stream_free (self->stream);
   gst_clear_caps (&self->last_caps);
   g_free (self->group_name);
@@ -314,6 +331,8 @@ gst_rtp_burst_pace_finalize (GObject * object)
   gst_rtp_burst_wait_clear (&self->wait);
   TSAN_DESTROY (&self->lock);
   g_mutex_clear (&self->lock);
+  TSAN_DESTROY (&self->member_lock);
+  g_mutex_clear (&self->member_lock);
   g_cond_clear (&self->task_cond);
   g_cond_clear (&self->room_cond);
   g_cond_clear (&self->drain_cond);
@@ -376,9 +395,9 @@ refuse_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer)
 }
 
 /* The running time of a packet's DTS, else its PTS, in the sink pad's
- * segment: when its frame is due. */
+ * segment: when its frame is due.  In the streaming thread (sink_segment). */
 static guint64
-sync_time_locked (GstRtpBurstPace * self, GstBuffer * buffer)
+sync_time (GstRtpBurstPace * self, GstBuffer * buffer)
 {
   GstClockTime ts = GST_BUFFER_DTS_OR_PTS (buffer), rt;
 
@@ -389,44 +408,67 @@ sync_time_locked (GstRtpBurstPace * self, GstBuffer * buffer)
   return GST_CLOCK_TIME_IS_VALID (rt) ? rt : RTP_BURST_TIME_NONE;
 }
 
-/* Runs with the lock held; may release it while waiting for room for a
- * new frame.
+/* A packet as the chain read it before taking the lock. */
+typedef struct
+{
+  gboolean valid;               /* RTP: the fields of in and pt are set */
+  RtpBurstPacketIn in;          /* in.data: the buffer (owned), always */
+  guint pt;
+} ParsedPacket;
+
+/* Reads what the stream needs of @buffer (taken): the RTP header, the size
+ * and the sync time.  Without the lock, in the streaming thread. */
+static void
+parse_packet (GstRtpBurstPace * self, GstBuffer * buffer, ParsedPacket * p)
+{
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  p->in.data = buffer;
+  p->valid = gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp);
+  if (!p->valid) {
+    GST_DEBUG_OBJECT (self, "invalid RTP packet of %" G_GSIZE_FORMAT
+        " bytes", gst_buffer_get_size (buffer));
+    return;
+  }
+  p->in.rtptime = gst_rtp_buffer_get_timestamp (&rtp);
+  p->in.marker = gst_rtp_buffer_get_marker (&rtp);
+  p->in.payload_len = gst_rtp_buffer_get_payload_len (&rtp);
+  p->pt = gst_rtp_buffer_get_payload_type (&rtp);
+  gst_rtp_buffer_unmap (&rtp);
+  p->in.size = gst_rtp_burst_buffer_size (buffer);
+  /* no serialized event (the segment) comes while the chain runs, also
+   * while it waits for room below */
+  p->in.sync_time = sync_time (self, buffer);
+}
+
+/* Queues the packet @p parsed (parse_packet).  Runs with the lock held;
+ * may release it while waiting for room for a new frame.
  * @now: (inout): running time of the packet's arrival, one reading per
  *   buffer list, read again after waiting */
 static GstFlowReturn
-handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
-    guint64 * now)
+handle_packet_locked (GstRtpBurstPace * self, ParsedPacket * p, guint64 * now)
 {
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  GstBuffer *buffer = p->in.data;
   RtpBurstStreamWake wake;
-  RtpBurstPacketIn in;
-  guint pt;
 
   if (self->srcresult != GST_FLOW_OK)
     return refuse_packet_locked (self, buffer);
 
-  if (!gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp)) {
-    GST_DEBUG_OBJECT (self, "dropping invalid RTP packet of %" G_GSIZE_FORMAT
-        " bytes", gst_buffer_get_size (buffer));
+  if (!p->valid) {
+    /* dropped, counted and warned about (post_pending_messages) */
     gst_rtp_burst_invalid_count (&self->invalid);
     gst_buffer_unref (buffer);
     return GST_FLOW_OK;
   }
-  in.rtptime = gst_rtp_buffer_get_timestamp (&rtp);
-  in.marker = gst_rtp_buffer_get_marker (&rtp);
-  in.payload_len = gst_rtp_buffer_get_payload_len (&rtp);
-  pt = gst_rtp_buffer_get_payload_type (&rtp);
-  gst_rtp_buffer_unmap (&rtp);
-  in.size = gst_rtp_burst_buffer_size (buffer);
 
-  if (rtp_burst_stream_is_repair (self->stream, pt)) {
+  if (rtp_burst_stream_is_repair (self->stream, p->pt)) {
     wake_task_locked (self, rtp_burst_stream_add_repair (self->stream,
-            buffer, in.size, *now));
+            buffer, p->in.size, *now));
     return GST_FLOW_OK;
   }
 
-  if (!rtp_burst_stream_admit (self->stream, in.rtptime, in.marker, *now,
-          &wake)) {
+  if (!rtp_burst_stream_admit (self->stream, p->in.rtptime, p->in.marker,
+          *now, &wake)) {
     /* back-pressure: wait for room for a new frame */
     wake_task_locked (self, wake);
     self->room_waiters++;
@@ -442,10 +484,8 @@ handle_packet_locked (GstRtpBurstPace * self, GstBuffer * buffer,
     wake_task_locked (self, wake);
   }
 
-  in.data = buffer;
-  in.sync_time = sync_time_locked (self, buffer);
-  in.arrival = *now;
-  wake_task_locked (self, rtp_burst_stream_add_packet (self->stream, &in));
+  p->in.arrival = *now;
+  wake_task_locked (self, rtp_burst_stream_add_packet (self->stream, &p->in));
   return GST_FLOW_OK;
 }
 
@@ -473,9 +513,11 @@ gst_rtp_burst_pace_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (parent);
   guint64 now = running_time_now (self);
   GstFlowReturn ret;
+  ParsedPacket p;
 
+  parse_packet (self, buffer, &p);
   LOCK (self);
-  ret = handle_packet_locked (self, buffer, &now);
+  ret = handle_packet_locked (self, &p, &now);
   UNLOCK (self);
   post_pending_messages (self);
   return ret;
@@ -489,15 +531,18 @@ gst_rtp_burst_pace_chain_list (GstPad * pad, GstObject * parent,
   GstFlowReturn ret = GST_FLOW_OK;
   guint i, len = gst_buffer_list_length (list);
   guint64 now = running_time_now (self);
+  ParsedPacket p;
 
-  LOCK (self);
-  for (i = 0; i < len && ret == GST_FLOW_OK; i++)
-    ret = handle_packet_locked (self,
-        gst_buffer_ref (gst_buffer_list_get (list, i)), &now);
-  /* the rest of the list goes with the refused packet */
-  if (ret == GST_FLOW_FLUSHING && i < len)
-    rtp_burst_stream_refused (self->stream, len - i);
-  UNLOCK (self);
+  /* each packet parsed without the lock, then queued under it */
+  for (i = 0; i < len && ret == GST_FLOW_OK; i++) {
+    parse_packet (self, gst_buffer_ref (gst_buffer_list_get (list, i)), &p);
+    LOCK (self);
+    ret = handle_packet_locked (self, &p, &now);
+    /* the rest of the list goes with the refused packet */
+    if (ret == GST_FLOW_FLUSHING && i + 1 < len)
+      rtp_burst_stream_refused (self->stream, len - i - 1);
+    UNLOCK (self);
+  }
   gst_buffer_list_unref (list);
   post_pending_messages (self);
   return ret;
@@ -537,7 +582,9 @@ keep_sticky_event (gpointer data, gpointer user_data)
   gst_event_unref (event);
 }
 
-/* Drops everything queued (flush, READY): counted in flushed-packets. */
+/* Drops everything queued (flush, READY): counted in flushed-packets.  The
+ * stream forgets its slots in its group, under the group's lock: only while
+ * the task is paused or stopped, so that it never waits for that lock. */
 static void
 flush_locked (GstRtpBurstPace * self)
 {
@@ -979,6 +1026,13 @@ gst_rtp_burst_pace_change_state (GstElement * element,
 
   switch (transition) {
     case GST_STATE_CHANGE_READY_TO_PAUSED:
+      GST_PAD_STREAM_LOCK (self->sinkpad);
+      gst_segment_init (&self->sink_segment, GST_FORMAT_UNDEFINED);
+      GST_PAD_STREAM_UNLOCK (self->sinkpad);
+      /* Joining the group takes the group's lock under the element's: the
+       * task does not run yet (the pads are activated after this), so no
+       * pacing waits for it. */
+      MEMBER_LOCK (self);
       LOCK (self);
       gst_rtp_burst_invalid_reset (&self->invalid);
       rtp_burst_stream_start (self->stream, self->group_name);
@@ -987,8 +1041,8 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       gst_rtp_burst_pay_info_reset (&self->pay_info);
       self->playing = FALSE;
       gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
-      gst_segment_init (&self->sink_segment, GST_FORMAT_UNDEFINED);
       UNLOCK (self);
+      MEMBER_UNLOCK (self);
       no_preroll = TRUE;
       break;
     case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
@@ -1017,15 +1071,21 @@ gst_rtp_burst_pace_change_state (GstElement * element,
     if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
       gst_pad_set_active (self->sinkpad, FALSE);
       gst_pad_set_active (self->srcpad, FALSE);
+      /* the task stopped with the source pad: it waits for no group */
+      MEMBER_LOCK (self);
       LOCK (self);
       rtp_burst_stream_leave_group (self->stream);
       UNLOCK (self);
+      MEMBER_UNLOCK (self);
     }
     return ret;
   }
 
   switch (transition) {
     case GST_STATE_CHANGE_PAUSED_TO_READY:
+      /* leaving the group takes its lock under the element's: the task
+       * stopped when the parent class deactivated the source pad */
+      MEMBER_LOCK (self);
       LOCK (self);
       flush_locked (self);
       rtp_burst_stream_stop (self->stream);
@@ -1033,6 +1093,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
         GST_DEBUG_OBJECT (self, "left group %s", self->group_name);
       gst_clear_caps (&self->last_caps);
       UNLOCK (self);
+      MEMBER_UNLOCK (self);
       break;
     default:
       break;
@@ -1044,6 +1105,46 @@ gst_rtp_burst_pace_change_state (GstElement * element,
 }
 
 /* --- properties ---------------------------------------------------------- */
+
+/* group-max-rate: set in the group without the lock, whose group lock
+ * another member may hold while it places a frame; member_lock keeps the
+ * membership, and the order of two such sets, as in the config. */
+static void
+set_group_max_rate (GstRtpBurstPace * self, const GValue * value)
+{
+  guint64 max_rate;
+
+  MEMBER_LOCK (self);
+  LOCK (self);
+  gst_rtp_burst_config_set (&self->config, PROP_GROUP_MAX_RATE, value);
+  max_rate = self->config.group_max_rate;
+  UNLOCK (self);
+  rtp_burst_stream_set_group_max_rate (self->stream, max_rate);
+  MEMBER_UNLOCK (self);
+}
+
+/* The stats structure: the numbers copied under the lock, the structure
+ * made without it. */
+static GstStructure *
+get_stats (GstRtpBurstPace * self)
+{
+  RtpBurstStreamStats stats;
+  GstRtpBurstPayInfo pay_info;
+  guint64 invalid;
+  gint priority;
+  GstStructure *s;
+
+  LOCK (self);
+  rtp_burst_stream_get_stats (self->stream, &stats);
+  invalid = self->invalid.count;
+  priority = gst_rtp_burst_thread_applied_priority (&self->thread);
+  pay_info = self->pay_info;
+  UNLOCK (self);
+
+  s = gst_rtp_burst_stats_from_stream (&stats, invalid, priority);
+  gst_rtp_burst_pay_info_add_stats (&pay_info, s);
+  return s;
+}
 
 static void
 gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
@@ -1057,14 +1158,18 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
         prop_id - PROP_PAY_FIRST, value);
     return;
   }
+  if (prop_id == PROP_GROUP_MAX_RATE) {
+    set_group_max_rate (self, value);
+    return;
+  }
 
   LOCK (self);
   if (gst_rtp_burst_config_set (&self->config, prop_id, value)) {
     /* a new seed restarts the sequence; a new period applies at once */
     if (prop_id == PROP_SEED)
       rtp_burst_stream_reseed (self->stream);
-    else if (prop_id == PROP_FRAME_PERIOD || prop_id == PROP_GROUP_MAX_RATE)
-      rtp_burst_stream_config_changed (self->stream);
+    else if (prop_id == PROP_FRAME_PERIOD)
+      rtp_burst_stream_period_changed (self->stream);
     UNLOCK (self);
     return;
   }
@@ -1102,6 +1207,10 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
         prop_id - PROP_PAY_FIRST, pspec, value);
     return;
   }
+  if (prop_id == PROP_STATS) {
+    g_value_take_boxed (value, get_stats (self));
+    return;
+  }
 
   LOCK (self);
   if (gst_rtp_burst_config_get (&self->config, prop_id, value)) {
@@ -1118,17 +1227,6 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
     case PROP_GROUP:
       g_value_set_string (value, self->group_name);
       break;
-    case PROP_STATS:{
-      RtpBurstStreamStats stats;
-      GstStructure *s;
-
-      rtp_burst_stream_get_stats (self->stream, &stats);
-      s = gst_rtp_burst_stats_from_stream (&stats, self->invalid.count,
-          gst_rtp_burst_thread_applied_priority (&self->thread));
-      gst_rtp_burst_pay_info_add_stats (&self->pay_info, s);
-      g_value_take_boxed (value, s);
-      break;
-    }
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
