@@ -948,6 +948,7 @@ set_flushing (GstRtpBurstPace * self)
   wake_upstream_locked (self);
   UNLOCK (self);
 }
+
 /* ... and waits until the task has paused. */
 static void
 pause_task_flushing (GstRtpBurstPace * self)

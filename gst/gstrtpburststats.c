@@ -280,8 +280,7 @@ gst_rtp_burst_stats_set_uint (GstStructure * s, GstRtpBurstStat stat,
 }
 
 void
-gst_rtp_burst_stats_set_int (GstStructure * s, GstRtpBurstStat stat,
-    gint value)
+gst_rtp_burst_stats_set_int (GstStructure * s, GstRtpBurstStat stat, gint value)
 {
   set (s, stat, G_TYPE_INT, G_TYPE_INT, value, NULL);
 }
@@ -293,8 +292,10 @@ gst_rtp_burst_stats_set_string (GstStructure * s, GstRtpBurstStat stat,
   set (s, stat, G_TYPE_STRING, G_TYPE_STRING, value, NULL);
 }
 
-#define SET_U64(id, v) gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_##id, v)
-#define SET_UINT(id, v) gst_rtp_burst_stats_set_uint (s, GST_RTP_BURST_STAT_##id, v)
+#define SET_U64(id, v) \
+  gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_##id, v)
+#define SET_UINT(id, v) \
+  gst_rtp_burst_stats_set_uint (s, GST_RTP_BURST_STAT_##id, v)
 
 /**
  * gst_rtp_burst_stats_from_stream:

@@ -88,11 +88,29 @@ update_period (RtpBurstStream * s)
       s->config->frame_period, &s->period_source);
 }
 
+/* The frame-period of the config changed: in force at once.  Unlike
+ * rtp_burst_stream_config_changed (), the group is not touched. */
+void
+rtp_burst_stream_period_changed (RtpBurstStream * s)
+{
+  update_period (s);
+}
+
+/* The stream's cap on its group's rate (group-max-rate), set in the group:
+ * takes the group's lock, which another member holds while it places a
+ * frame.  Touches nothing the pacing thread writes; the caller keeps the
+ * membership (start, stop, leave_group) from changing meanwhile. */
+void
+rtp_burst_stream_set_group_max_rate (RtpBurstStream * s, guint64 max_rate)
+{
+  rtp_burst_group_member_set_max_rate (&s->group, max_rate);
+}
+
 void
 rtp_burst_stream_config_changed (RtpBurstStream * s)
 {
-  update_period (s);
-  rtp_burst_group_member_set_max_rate (&s->group, s->config->group_max_rate);
+  rtp_burst_stream_period_changed (s);
+  rtp_burst_stream_set_group_max_rate (s, s->config->group_max_rate);
 }
 
 void
@@ -357,24 +375,4 @@ rtp_burst_stream_get_stats (const RtpBurstStream * s, RtpBurstStreamStats * out)
   out->repair_max_delay = repair.max_delay;
   out->repair_queued = repair.queued;
   rtp_burst_meter_report (&s->meter, &out->meter);
-}
-
-/* --- Changes applied apart ------------------------------------------------ */
-
-/* The frame-period of the config changed: in force at once.  Unlike
- * rtp_burst_stream_config_changed (), the group is not touched. */
-void
-rtp_burst_stream_period_changed (RtpBurstStream * s)
-{
-  update_period (s);
-}
-
-/* The stream's cap on its group's rate (group-max-rate), set in the group:
- * takes the group's lock, which another member holds while it places a
- * frame.  Touches nothing the pacing thread writes; the caller keeps the
- * membership (start, stop, leave_group) from changing meanwhile. */
-void
-rtp_burst_stream_set_group_max_rate (RtpBurstStream * s, guint64 max_rate)
-{
-  rtp_burst_group_member_set_max_rate (&s->group, max_rate);
 }

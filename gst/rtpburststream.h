@@ -101,9 +101,17 @@ void     rtp_burst_stream_start       (RtpBurstStream * s, const gchar * group);
  * left. */
 void     rtp_burst_stream_stop        (RtpBurstStream * s);
 void     rtp_burst_stream_leave_group (RtpBurstStream * s);
-/* The seed, or the frame-period or group-max-rate of the config, changed. */
+/* The seed, or the frame-period or group-max-rate of the config, changed
+ * (config_changed: both of the next two). */
 void     rtp_burst_stream_reseed      (RtpBurstStream * s);
 void     rtp_burst_stream_config_changed (RtpBurstStream * s);
+/* The frame period of the config changed; the group is not touched. */
+void     rtp_burst_stream_period_changed (RtpBurstStream * s);
+/* Sets @max_rate as the stream's cap on its group's rate: takes the
+ * group's lock.  Call without the lock the pacing thread takes, with the
+ * membership (start, stop, leave_group) held still. */
+void     rtp_burst_stream_set_group_max_rate (RtpBurstStream * s,
+                                       guint64 max_rate);
 
 /* --- Input (the streaming thread) ----------------------------------------- */
 
@@ -350,16 +358,6 @@ void     rtp_burst_stream_get_stats   (const RtpBurstStream * s,
                                        RtpBurstStreamStats * out);
 /* The frame period in use (0: unknown). */
 guint64  rtp_burst_stream_period      (const RtpBurstStream * s);
-
-/* --- Changes applied apart (see rtp_burst_stream_config_changed ()) ----- */
-
-/* The frame period of the config changed; the group is not touched. */
-void     rtp_burst_stream_period_changed (RtpBurstStream * s);
-/* Sets @max_rate as the stream's cap on its group's rate: takes the
- * group's lock.  Call without the lock the pacing thread takes, with the
- * membership (start, stop, leave_group) held still. */
-void     rtp_burst_stream_set_group_max_rate (RtpBurstStream * s,
-                                       guint64 max_rate);
 
 G_END_DECLS
 
