@@ -60,6 +60,8 @@
  * agree on when a slot is, and only members on the same clock can: the
  * group takes the clock of the first member to place a frame, and a
  * member on another clock is not placed (RTP_BURST_GROUP_OTHER_CLOCK).
+ * The group's rate likewise books on the clock of the members that booked
+ * on it, until the last of them leaves.
  *
  * A group may have a rate (rtpburstpace's `group-max-rate`, the smallest
  * its members set): then every member books the bytes of each push on the
@@ -153,6 +155,7 @@ typedef enum {
   RTP_BURST_GROUP_ALONE,        /* not in a group: nothing moved */
   RTP_BURST_GROUP_BUSY,         /* another member was placing: not moved */
   RTP_BURST_GROUP_OTHER_CLOCK,  /* the member's clock is not the group's */
+  /* BUSY from rtp_burst_group_book (): the rate's last member is leaving */
 } RtpBurstGroupResult;
 
 RtpBurstGroupResult rtp_burst_group_try_place (RtpBurstGroup * group,
@@ -196,6 +199,8 @@ typedef struct
   guint64 last_phase, last_gap; /* of the last frame placed */
   guint64 busy;                 /* frames not placed: RTP_BURST_GROUP_BUSY */
   guint64 other_clock;          /* ... RTP_BURST_GROUP_OTHER_CLOCK */
+  gboolean rate_member;         /* booked on the group's rate: counted among
+                                 * the members its clock belongs to */
 } RtpBurstGroupMember;
 
 void     rtp_burst_group_member_init   (RtpBurstGroupMember * m);
