@@ -296,6 +296,29 @@ rtp_burst_timeline_place (RtpBurstTimeline * tl, guint member,
 
 /* --- Named groups -------------------------------------------------------- */
 
+/*
+ * Who may touch what.  Two kinds of threads call in: control threads (state
+ * changes, properties, flushes: join, leave, forget, set_max_rate), which
+ * may wait, and the members' pacing threads (try_place, book, claim,
+ * occupy, the getters), which may run at real-time priority and never wait
+ * for another member.  Each piece of shared state has one mechanism:
+ *
+ *  - registry_lock: the registry and every group's refs.  Control threads
+ *    only; taken before a group's lock, never after.
+ *  - RtpBurstGroup.lock: the placement (timeline, the placing members and
+ *    their clock) and the members' rates.  Control threads take it; pacing
+ *    threads only trylock it (placing a frame) and give up when it is held.
+ *    Its holders' work may be long (a placement: a sort and up to
+ *    RTP_BURST_GROUP_PHASES x RTP_BURST_GROUP_SAMPLES searches), which is
+ *    why pacing threads never wait for it.
+ *  - Counts read without the lock (n_members, max_rate): atomics, written
+ *    only under the lock.
+ *  - The rate's link (RtpBurstLink): atomics only, never a lock; see there.
+ *
+ * RtpBurstGroupMember is not shared: its owner (one element, under its own
+ * lock) reads and writes it.
+ */
+
 /* The group's one virtual link for its rate (GCRA-like virtual times, one
  * per class), booked, claimed and occupied by pacing threads without a
  * lock.
