@@ -25,298 +25,94 @@
 /* GLib locks announced to ThreadSanitizer (GLib only, like this file) */
 #include "gstrtpburstlock.h"
 
-/* One member's booked slot times, ascending. */
+/* --- Named groups -------------------------------------------------------- */
+
+/*
+ * Who may touch what.  Two kinds of threads call in: control threads (state
+ * changes, properties, flushes: join, leave, forget, set_max_rate), which
+ * may wait, and the members' pacing threads (try_place, book, claim,
+ * occupy, the getters), which may run at real-time priority and never wait
+ * for another member.  Each piece of shared state has one mechanism:
+ *
+ *  - registry_lock: the registry and every group's refs.  Control threads
+ *    only; taken before a group's lock, never after.
+ *  - RtpBurstGroup.lock: the placement (timeline, the placing members and
+ *    their clock) and the members' rates.  Control threads take it; pacing
+ *    threads only trylock it (placing a frame) and give up when it is held.
+ *    Its holders' work may be long (a placement: a sort and up to
+ *    RTP_BURST_GROUP_PHASES x RTP_BURST_GROUP_SAMPLES searches), which is
+ *    why pacing threads never wait for it.
+ *  - Counts read without the lock (n_members, max_rate): atomics, written
+ *    only under the lock.
+ *  - The rate's link (RtpBurstLink): atomics only, never a lock; see there.
+ *
+ * RtpBurstGroupMember is not shared: its owner (one element, under its own
+ * lock) reads and writes it.
+ */
+
+/* The group's one virtual link for its rate (GCRA-like virtual times, one
+ * per class), booked, claimed and occupied by pacing threads without a
+ * lock.
+ *
+ * A pacing thread touches the times only in a rate section, between
+ * rate_enter () and rate_exit (): it counts itself in @users, then reads
+ * @clock, and goes on only if that is its own clock.  The times belong to
+ * @clock, and go when the last member that booked on it leaves (a member of
+ * another pipeline's clock then books on its own): rate_member_left (),
+ * under the group's lock, sets @clock to RATE_RESETTING, waits until
+ * @users is 0, and only then zeroes the times.  That wait is a control
+ * thread's, for sections of a few compare-and-exchanges.  As both sides
+ * write their variable, then read the other's (sequentially consistent), a
+ * section either ended before the reset looked at @users, or saw
+ * RATE_RESETTING and touched nothing.
+ *
+ * Membership: a member counts itself in @members, in a rate section, the
+ * first time it books (RtpBurstGroupMember.rate_member), and leaving takes
+ * it out.  A reset counts @members again once the sections are over: a
+ * member that booked meanwhile keeps the link (and its clock) as it is. */
 typedef struct
 {
-  guint id;
-  GArray *times;                /* guint64 */
-} Track;
+  gpointer clock;               /* atomic: the clock of the times; NULL: none
+                                 * yet (the first booking sets it, compare
+                                 * and exchange); RATE_RESETTING during a
+                                 * reset, which alone changes it otherwise */
+  gint users;                   /* atomic: pacing threads in a rate section */
+  gint members;                 /* atomic: members that booked on @clock and
+                                 * have not left; raised in rate sections,
+                                 * lowered under the group's lock */
+  /* atomic, @clock's time: when the bytes booked in the class and above end;
+   * only raised (compare and exchange), in rate sections, one class at a
+   * time (a booking's release depends on its own class only); zeroed only by
+   * a reset */
+  guint64 tat[RTP_BURST_GROUP_CLASSES];
+  guint64 left[RTP_BURST_GROUP_CLASSES];        /* ... the bytes that left */
+} RtpBurstLink;
 
-struct _RtpBurstTimeline
-{
-  GPtrArray *tracks;            /* Track */
-  guint next_id;
-  GArray *near;                 /* other members' times near a frame */
-};
-
-static void
-track_free (gpointer data)
-{
-  Track *track = data;
-
-  g_array_unref (track->times);
-  g_free (track);
-}
-
-RtpBurstTimeline *
-rtp_burst_timeline_new (void)
-{
-  RtpBurstTimeline *tl = g_new0 (RtpBurstTimeline, 1);
-
-  tl->tracks = g_ptr_array_new_with_free_func (track_free);
-  tl->near = g_array_new (FALSE, FALSE, sizeof (guint64));
-  return tl;
-}
-
-void
-rtp_burst_timeline_free (RtpBurstTimeline * tl)
-{
-  if (tl == NULL)
-    return;
-  g_ptr_array_unref (tl->tracks);
-  g_array_unref (tl->near);
-  g_free (tl);
-}
-
-/* Returns the new member's id, never 0. */
-guint
-rtp_burst_timeline_add_member (RtpBurstTimeline * tl)
-{
-  Track *track = g_new0 (Track, 1);
-
-  if (++tl->next_id == 0)
-    tl->next_id = 1;
-  track->id = tl->next_id;
-  track->times = g_array_new (FALSE, FALSE, sizeof (guint64));
-  g_ptr_array_add (tl->tracks, track);
-  return track->id;
-}
-
-static Track *
-find_track (const RtpBurstTimeline * tl, guint member, guint * index)
-{
-  guint i;
-
-  for (i = 0; i < tl->tracks->len; i++) {
-    Track *track = g_ptr_array_index (tl->tracks, i);
-
-    if (track->id == member) {
-      if (index)
-        *index = i;
-      return track;
-    }
-  }
-  return NULL;
-}
-
-void
-rtp_burst_timeline_remove_member (RtpBurstTimeline * tl, guint member)
-{
-  guint i;
-
-  if (find_track (tl, member, &i))
-    g_ptr_array_remove_index (tl->tracks, i);
-}
-
-/* Drops the member's bookings (a flush: its queued frames are gone). */
-void
-rtp_burst_timeline_forget (RtpBurstTimeline * tl, guint member)
-{
-  Track *track = find_track (tl, member, NULL);
-
-  if (track)
-    g_array_set_size (track->times, 0);
-}
-
-guint
-rtp_burst_timeline_n_members (const RtpBurstTimeline * tl)
-{
-  return tl->tracks->len;
-}
-
-/* Index of the first of the ascending times[] that is >= t. */
-static guint
-lower_bound (const GArray * times, guint64 t)
-{
-  guint lo = 0, hi = times->len;
-
-  while (lo < hi) {
-    guint mid = lo + (hi - lo) / 2;
-
-    if (g_array_index (times, guint64, mid) < t)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-/* Distance from t to the nearest of the ascending times[], or
- * RTP_BURST_TIME_NONE if there are none. */
-static guint64
-nearest (const GArray * times, guint64 t)
-{
-  guint i = lower_bound (times, t);
-  guint64 d = RTP_BURST_TIME_NONE;
-
-  if (i < times->len)
-    d = g_array_index (times, guint64, i) - t;
-  if (i > 0)
-    d = MIN (d, t - g_array_index (times, guint64, i - 1));
-  return d;
-}
-
-static gint
-compare_times (gconstpointer a, gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/* The other members' bookings in [lo, hi], ascending, into tl->near. */
-static void
-collect_near (RtpBurstTimeline * tl, const Track * own, guint64 lo,
-    guint64 hi)
-{
-  guint i, j;
-
-  g_array_set_size (tl->near, 0);
-  for (i = 0; i < tl->tracks->len; i++) {
-    const Track *track = g_ptr_array_index (tl->tracks, i);
-
-    if (track == own)
-      continue;
-    for (j = lower_bound (track->times, lo); j < track->times->len; j++) {
-      guint64 t = g_array_index (track->times, guint64, j);
-
-      if (t > hi)
-        break;
-      g_array_append_val (tl->near, t);
-    }
-  }
-  g_array_sort (tl->near, compare_times);
-}
-
-static guint64
-slot_time (const RtpBurstPlan * plan, guint64 phase, guint j)
-{
-  return rtp_burst_time_add (rtp_burst_time_add (plan->start, phase),
-      rtp_burst_plan_slot_offset (plan, j));
-}
-
-/* The smallest distance from a sample of the frame's used slots, moved by
- * @phase, to tl->near; stops early once it is no more than @enough. */
-static guint64
-phase_gap (const RtpBurstTimeline * tl, const RtpBurstPlan * plan,
-    guint used, guint64 phase, guint64 enough)
-{
-  guint n = MIN (used, RTP_BURST_GROUP_SAMPLES);
-  guint64 gap = RTP_BURST_TIME_NONE;
-  guint s;
-
-  for (s = 0; s < n && gap > enough; s++) {
-    guint j = n > 1 ? (guint) ((guint64) s * (used - 1) / (n - 1)) : 0;
-
-    gap = MIN (gap, nearest (tl->near, slot_time (plan, phase, j)));
-  }
-  return gap;
-}
-
-/* Books the member's slots of the frame, from its phase; keeps the
- * member's bookings of the last RTP_BURST_GROUP_HISTORY. */
-static void
-book (RtpBurstTimeline * tl, Track * track, const RtpBurstPlan * plan,
-    guint used, RtpBurstPlacement * out)
-{
-  guint64 start = plan->start;
-  guint j;
-
-  /* slots at or after this frame's start belong to frames that were
-   * flushed or to a stream that went back in time: not any more */
-  g_array_set_size (track->times, lower_bound (track->times, start));
-  g_array_remove_range (track->times, 0, lower_bound (track->times,
-          start - MIN (start, RTP_BURST_GROUP_HISTORY)));
-  for (j = 0; j < used; j++) {
-    guint64 t = slot_time (plan, plan->phase, j);
-
-    g_array_append_val (track->times, t);
-    if (tl->near->len > 0 && nearest (tl->near, t) < RTP_BURST_GROUP_TOUCH)
-      out->shared++;
-  }
-}
-
-/**
- * rtp_burst_timeline_place:
- * @plan: a frame's plan (rtp_burst_plan_init ()), before its first slot
- *
- * Chooses the phase of the frame's slots (sets @plan's phase) and books
- * them for @member.  The others' bookings from Δt before the frame's start
- * to Δt after its span are the ones that count.
- */
-void
-rtp_burst_timeline_place (RtpBurstTimeline * tl, guint member,
-    RtpBurstPlan * plan, RtpBurstPlacement * out)
-{
-  Track *track = find_track (tl, member, NULL);
-  guint used = rtp_burst_plan_used_slots (plan);
-  guint64 dt = rtp_burst_plan_slot_duration (plan);
-  guint64 best_gap = 0, best_score = 0, best_phase = 0;
-  guint64 prev = RTP_BURST_TIME_NONE;
-  gboolean have_best = FALSE;
-  guint m;
-
-  out->phase = 0;
-  out->gap = RTP_BURST_TIME_NONE;
-  out->shared = 0;
-  plan->phase = 0;
-  if (track == NULL || used == 0)
-    return;
-
-  collect_near (tl, track, plan->start - MIN (plan->start, dt),
-      rtp_burst_time_add (plan->start, rtp_burst_time_add (plan->span, dt)));
-  for (m = 0; m < RTP_BURST_GROUP_PHASES && tl->near->len > 0; m++) {
-    /* floor (dt * m / PHASES), without overflow */
-    guint64 phase = dt / RTP_BURST_GROUP_PHASES * m +
-        dt % RTP_BURST_GROUP_PHASES * m / RTP_BURST_GROUP_PHASES;
-    guint64 gap;
-
-    if (phase == prev)
-      continue;                 /* Δt of fewer ns than candidates */
-    prev = phase;
-    gap = phase_gap (tl, plan, used, phase, have_best ? best_score : 0);
-    /* half a slot from the others is as far as two streams of one rate
-     * can be: no reason to move the frame later for more */
-    if (!have_best || MIN (gap, dt / 2) > best_score) {
-      best_gap = gap;
-      best_score = MIN (gap, dt / 2);
-      best_phase = phase;
-      have_best = TRUE;
-    }
-    if (best_score >= dt / 2)
-      break;
-  }
-  if (have_best) {
-    plan->phase = best_phase;
-    out->phase = best_phase;
-    out->gap = best_gap;
-  }
-  book (tl, track, plan, used, out);
-}
-
-/* --- Named groups -------------------------------------------------------- */
+/* Its address marks a link being reset: no member's clock. */
+static const gchar rate_resetting;
+#define RATE_RESETTING ((gpointer) &rate_resetting)
 
 struct _RtpBurstGroup
 {
-  gchar *name;
-  guint refs;                   /* under registry_lock */
-  gint n_members;               /* atomic: read without a lock */
-  GMutex lock;                  /* what follows */
+  gchar *name;                  /* set at creation, then only read */
+  guint refs;                   /* guarded by registry_lock */
+
+  /* guarded by lock; pacing threads only trylock it */
+  GMutex lock;
   RtpBurstTimeline *timeline;
   GHashTable *placed;           /* ids of the members that placed a frame */
   gconstpointer clock;          /* the clock they all placed on */
   GHashTable *max_rates;        /* member id -> its group-max-rate, if set */
 
-  /* the shared rate, booked without the lock (atomics) */
+  /* atomic; written only under lock, read without it */
+  gint n_members;
   guint64 max_rate;             /* the smallest member's, 0 = none */
-  guint64 tat[RTP_BURST_GROUP_CLASSES]; /* clock time the bytes booked so
-                                         * far in the class and above end */
-  guint64 left[RTP_BURST_GROUP_CLASSES];        /* ... the bytes that left */
-  gpointer rate_clock;          /* the clock of those times */
+
+  RtpBurstLink link;            /* atomic only: see RtpBurstLink */
 };
 
 static GMutex registry_lock;
-static GHashTable *registry;    /* name -> RtpBurstGroup */
+static GHashTable *registry;    /* name -> RtpBurstGroup; under registry_lock */
 
 /* The group's rate: the smallest of its members' (under the lock). */
 static void
@@ -334,6 +130,60 @@ update_max_rate (RtpBurstGroup * group)
       min = rate;
   }
   __atomic_store_n (&group->max_rate, min, __ATOMIC_RELEASE);
+}
+
+/* Starts a rate section on @clock; a booking (@take) gives the link its
+ * clock if it has none yet.  PLACED: in the section, end it with
+ * rate_exit (); else not in it: OTHER_CLOCK (the link is another clock's,
+ * or none's yet) or BUSY (being reset). */
+static RtpBurstGroupResult
+rate_enter (RtpBurstLink * link, gconstpointer clock, gboolean take)
+{
+  gpointer c;
+
+  g_atomic_int_inc (&link->users);
+  c = g_atomic_pointer_get (&link->clock);
+  if (c == NULL && take && g_atomic_pointer_compare_and_exchange
+      (&link->clock, NULL, (gpointer) clock))
+    c = (gpointer) clock;
+  else if (c == NULL)
+    c = g_atomic_pointer_get (&link->clock);
+  if (c == clock)
+    return RTP_BURST_GROUP_PLACED;
+  g_atomic_int_add (&link->users, -1);
+  return c == RATE_RESETTING ? RTP_BURST_GROUP_BUSY :
+      RTP_BURST_GROUP_OTHER_CLOCK;
+}
+
+static void
+rate_exit (RtpBurstLink * link)
+{
+  g_atomic_int_add (&link->users, -1);
+}
+
+/* A member counted in the link's members left (under the group's lock):
+ * the last one resets the link (see RtpBurstLink). */
+static void
+rate_member_left (RtpBurstLink * link)
+{
+  gpointer clock;
+  guint c;
+
+  if (!g_atomic_int_dec_and_test (&link->members))
+    return;
+  clock = __atomic_exchange_n (&link->clock, RATE_RESETTING, __ATOMIC_SEQ_CST);
+  while (g_atomic_int_get (&link->users) > 0)
+    g_thread_yield ();
+  if (g_atomic_int_get (&link->members) > 0) {
+    /* a member booked on it meanwhile: it stays */
+    g_atomic_pointer_set (&link->clock, clock);
+    return;
+  }
+  for (c = 0; c < RTP_BURST_GROUP_CLASSES; c++) {
+    __atomic_store_n (&link->tat[c], 0, __ATOMIC_RELAXED);
+    __atomic_store_n (&link->left[c], 0, __ATOMIC_RELAXED);
+  }
+  g_atomic_pointer_set (&link->clock, NULL);
 }
 
 /**
@@ -372,8 +222,10 @@ rtp_burst_group_join (const gchar * name, guint * member)
   return group;
 }
 
-void
-rtp_burst_group_leave (RtpBurstGroup * group, guint member)
+/* @rate_member: @member is counted in the link's members (it booked on the
+ * link through rtp_burst_group_member_book ()). */
+static void
+group_leave (RtpBurstGroup * group, guint member, gboolean rate_member)
 {
   RTP_BURST_MUTEX_LOCK (&registry_lock);
   RTP_BURST_MUTEX_LOCK (&group->lock);
@@ -383,6 +235,8 @@ rtp_burst_group_leave (RtpBurstGroup * group, guint member)
   update_max_rate (group);
   g_atomic_int_set (&group->n_members,
       rtp_burst_timeline_n_members (group->timeline));
+  if (rate_member)
+    rate_member_left (&group->link);
   RTP_BURST_MUTEX_UNLOCK (&group->lock);
   if (--group->refs == 0) {
     g_hash_table_remove (registry, group->name);
@@ -397,6 +251,20 @@ rtp_burst_group_leave (RtpBurstGroup * group, guint member)
     g_free (group);
   }
   RTP_BURST_MUTEX_UNLOCK (&registry_lock);
+}
+
+/**
+ * rtp_burst_group_leave:
+ *
+ * Gives back a member's reference to the group.  A member that booked on
+ * the group's rate through rtp_burst_group_member_book () leaves with
+ * rtp_burst_group_member_leave (), so that the rate's clock goes with the
+ * last member that booked on it.
+ */
+void
+rtp_burst_group_leave (RtpBurstGroup * group, guint member)
+{
+  group_leave (group, member, FALSE);
 }
 
 void
@@ -522,6 +390,34 @@ book_class (guint64 * tat, guint64 now, guint64 bytes, guint64 rate)
   return release;
 }
 
+/* rtp_burst_group_book (); @rate_member (if not NULL): whether the caller
+ * is counted in the link's members, counted when it books. */
+static RtpBurstGroupResult
+group_book (RtpBurstGroup * group, gconstpointer clock, guint64 now,
+    guint64 bytes, guint klass, guint64 * release, gboolean * rate_member)
+{
+  guint64 rate = rtp_burst_group_max_rate (group);
+  RtpBurstGroupResult res;
+  guint c;
+
+  if (rate == 0)
+    return RTP_BURST_GROUP_ALONE;
+  res = rate_enter (&group->link, clock, TRUE);
+  if (res != RTP_BURST_GROUP_PLACED)
+    return res;
+  klass = MIN (klass, RTP_BURST_GROUP_CLASS_TOP);
+  *release = book_class (&group->link.tat[klass], now, bytes, rate);
+  for (c = 0; c < klass; c++)
+    book_class (&group->link.tat[c], now, bytes, rate);
+  /* in the section: a reset of the link sees it */
+  if (rate_member && !*rate_member) {
+    g_atomic_int_inc (&group->link.members);
+    *rate_member = TRUE;
+  }
+  rate_exit (&group->link);
+  return RTP_BURST_GROUP_PLACED;
+}
+
 /**
  * rtp_burst_group_book:
  * @clock: the member's clock (compared, never dereferenced); @now is its
@@ -533,35 +429,19 @@ book_class (guint64 * tat, guint64 now, guint64 bytes, guint64 rate)
  * Books @bytes on the group's rate without a lock: a member's pacing
  * thread never waits for another (atomic compare and exchange, one per
  * class from @klass down).  The bytes wait only for those booked in
- * @klass and above, and every class below waits for them.
+ * @klass and above, and every class below waits for them.  The first
+ * booking gives the rate its clock; rtp_burst_group_member_book () also
+ * counts the member as one that booked on it.
  *
  * Returns: RTP_BURST_GROUP_PLACED when booked; ALONE when the group has no
- *   rate; OTHER_CLOCK when the group books on another clock.
+ *   rate; OTHER_CLOCK when the group books on another clock; BUSY when the
+ *   last member that booked on the rate is just leaving (not booked).
  */
 RtpBurstGroupResult
 rtp_burst_group_book (RtpBurstGroup * group, gconstpointer clock,
     guint64 now, guint64 bytes, guint klass, guint64 * release)
 {
-  guint64 rate = rtp_burst_group_max_rate (group);
-  gpointer rate_clock;
-  guint c;
-
-  if (rate == 0)
-    return RTP_BURST_GROUP_ALONE;
-  rate_clock = g_atomic_pointer_get (&group->rate_clock);
-  if (rate_clock == NULL && g_atomic_pointer_compare_and_exchange
-      (&group->rate_clock, NULL, (gpointer) clock))
-    rate_clock = (gpointer) clock;
-  else
-    rate_clock = g_atomic_pointer_get (&group->rate_clock);
-  if (rate_clock != clock)
-    return RTP_BURST_GROUP_OTHER_CLOCK;
-
-  klass = MIN (klass, RTP_BURST_GROUP_CLASS_TOP);
-  *release = book_class (&group->tat[klass], now, bytes, rate);
-  for (c = 0; c < klass; c++)
-    book_class (&group->tat[c], now, bytes, rate);
-  return RTP_BURST_GROUP_PLACED;
+  return group_book (group, clock, now, bytes, klass, release, NULL);
 }
 
 /* Raises one class's virtual time to at least @end (compare and exchange). */
@@ -574,25 +454,16 @@ occupy_class (guint64 * tat, guint64 end)
           __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
 }
 
-/* The group's rate on @clock, or 0 (none, or another clock). */
-static guint64
-rate_on (RtpBurstGroup * group, gconstpointer clock)
-{
-  if (g_atomic_pointer_get (&group->rate_clock) != clock)
-    return 0;
-  return rtp_burst_group_max_rate (group);
-}
-
 /* The link is taken until @end in @klass and below: what is booked and
- * what leaves from now on there comes after it. */
+ * what leaves from now on there comes after it (in a rate section). */
 static void
-occupy_until (RtpBurstGroup * group, guint klass, guint64 end)
+occupy_until (RtpBurstLink * link, guint klass, guint64 end)
 {
   guint c;
 
   for (c = 0; c <= klass; c++) {
-    occupy_class (&group->tat[c], end);
-    occupy_class (&group->left[c], end);
+    occupy_class (&link->tat[c], end);
+    occupy_class (&link->left[c], end);
   }
 }
 
@@ -611,28 +482,33 @@ occupy_until (RtpBurstGroup * group, guint klass, guint64 end)
  * @klass and every class below; else FALSE and the caller waits until
  * *@until and claims again.  So pushes keep the rate between the times
  * they leave, not only between the times they were told.  TRUE without a
- * rate or on another clock.
+ * rate or on another clock.  Never waits.
  */
 gboolean
 rtp_burst_group_claim (RtpBurstGroup * group, gconstpointer clock,
     guint64 now, guint64 bytes, guint klass, guint64 * until)
 {
-  guint64 rate = rate_on (group, clock), old, end;
+  RtpBurstLink *link = &group->link;
+  guint64 rate = rtp_burst_group_max_rate (group), old, end;
+  gboolean got = TRUE;
 
-  if (rate == 0)
+  if (rate == 0 || rate_enter (link, clock, FALSE) != RTP_BURST_GROUP_PLACED)
     return TRUE;
   klass = MIN (klass, RTP_BURST_GROUP_CLASS_TOP);
   end = rtp_burst_time_add (now, rtp_burst_rate_span (bytes, rate));
-  old = __atomic_load_n (&group->left[klass], __ATOMIC_ACQUIRE);
+  old = __atomic_load_n (&link->left[klass], __ATOMIC_ACQUIRE);
   do {
     if (old > now) {
       *until = old;
-      return FALSE;
+      got = FALSE;
+      break;
     }
-  } while (!__atomic_compare_exchange_n (&group->left[klass], &old, end,
+  } while (!__atomic_compare_exchange_n (&link->left[klass], &old, end,
           FALSE, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
-  occupy_until (group, klass, end);
-  return TRUE;
+  if (got)
+    occupy_until (link, klass, end);
+  rate_exit (link);
+  return got;
 }
 
 /**
@@ -647,18 +523,20 @@ rtp_burst_group_claim (RtpBurstGroup * group, gconstpointer clock,
  * woke late, downstream held it) is followed by what is booked or leaves
  * from now on only once its bytes' time has passed.  Bookings already made
  * keep their times (rtp_burst_group_claim () holds their pushes back).
- * Nothing happens without a rate or on another clock.
+ * Nothing happens without a rate or on another clock.  Never waits.
  */
 void
 rtp_burst_group_occupy (RtpBurstGroup * group, gconstpointer clock,
     guint64 start, guint64 bytes, guint klass)
 {
-  guint64 rate = rate_on (group, clock);
+  guint64 rate = rtp_burst_group_max_rate (group);
 
-  if (rate == 0)
+  if (rate == 0 || rate_enter (&group->link, clock,
+          FALSE) != RTP_BURST_GROUP_PLACED)
     return;
-  occupy_until (group, MIN (klass, RTP_BURST_GROUP_CLASS_TOP),
+  occupy_until (&group->link, MIN (klass, RTP_BURST_GROUP_CLASS_TOP),
       rtp_burst_time_add (start, rtp_burst_rate_span (bytes, rate)));
+  rate_exit (&group->link);
 }
 
 void
@@ -684,6 +562,7 @@ rtp_burst_group_member_init (RtpBurstGroupMember * m)
   m->last_phase = 0;
   m->last_gap = RTP_BURST_TIME_NONE;
   m->busy = m->other_clock = 0;
+  m->rate_member = FALSE;
 }
 
 /* Leaves the group it was in, if any, and joins @name (none if NULL or
@@ -700,7 +579,7 @@ void
 rtp_burst_group_member_leave (RtpBurstGroupMember * m)
 {
   if (m->group != NULL)
-    rtp_burst_group_leave (m->group, m->id);
+    group_leave (m->group, m->id, m->rate_member);
   rtp_burst_group_member_init (m);
 }
 
@@ -747,8 +626,7 @@ rtp_burst_group_member_place (RtpBurstGroupMember * m, RtpBurstPlan * plan,
 }
 
 void
-rtp_burst_group_member_set_max_rate (RtpBurstGroupMember * m,
-    guint64 max_rate)
+rtp_burst_group_member_set_max_rate (RtpBurstGroupMember * m, guint64 max_rate)
 {
   if (m->group != NULL)
     rtp_burst_group_set_max_rate (m->group, m->id, max_rate);
@@ -774,8 +652,8 @@ rtp_burst_group_member_book (RtpBurstGroupMember * m, gconstpointer clock,
 
   if (m->group == NULL)
     return RTP_BURST_GROUP_ALONE;
-  res = rtp_burst_group_book (m->group, clock, rtp_burst_time_add (now,
-          base_time), bytes, klass, &r);
+  res = group_book (m->group, clock, rtp_burst_time_add (now, base_time),
+      bytes, klass, &r, &m->rate_member);
   if (res == RTP_BURST_GROUP_PLACED)
     *release = running_time (r, base_time);
   else if (res == RTP_BURST_GROUP_OTHER_CLOCK)
@@ -786,8 +664,7 @@ rtp_burst_group_member_book (RtpBurstGroupMember * m, gconstpointer clock,
 /* rtp_burst_group_claim () for a member; @now and *@until in running time. */
 gboolean
 rtp_burst_group_member_claim (RtpBurstGroupMember * m, gconstpointer clock,
-    guint64 base_time, guint64 now, guint64 bytes, guint klass,
-    guint64 * until)
+    guint64 base_time, guint64 now, guint64 bytes, guint klass, guint64 * until)
 {
   guint64 u;
 

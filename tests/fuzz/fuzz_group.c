@@ -36,6 +36,9 @@
  *  - bookings on a group's rate (classes of priority, any times): a push
  *    leaves no earlier than asked, and no earlier than the end of what was
  *    booked before it in its class or a higher one (unless saturated);
+ *  - the rate's clock (two clocks): a booking is placed exactly when no
+ *    member of the group that booked on the rate remains, or its clock is
+ *    theirs; all of them booked on one clock;
  * plus AddressSanitizer and UndefinedBehaviorSanitizer.
  */
 
@@ -60,6 +63,11 @@ enum
 };
 
 static const gchar *const names[] = { "a", "b", "" };
+static const gchar clocks[2] = { 'x', 'y' };
+
+/* The members' (gm[i]) bookings are counted on the rate of their group:
+ * the clock they booked on, NULL while they have not. */
+static gconstpointer counted_on[MAX_MEMBERS];
 
 static void
 checked_place (RtpBurstTimeline * tl, RtpBurstGroupMember * gm, guint member,
@@ -80,7 +88,6 @@ checked_place (RtpBurstTimeline * tl, RtpBurstGroupMember * gm, guint member,
   dt = rtp_burst_plan_slot_duration (&plan);
   if (gm != NULL) {
     /* two pipelines' clocks, any base time */
-    static const gchar clocks[2] = { 'x', 'y' };
     RtpBurstGroupResult res = rtp_burst_group_member_place (gm, &plan,
         &clocks[fuzz_u8 (in) & 1], fuzz_time (in));
 
@@ -123,15 +130,35 @@ checked_place (RtpBurstTimeline * tl, RtpBurstGroupMember * gm, guint member,
       "%u packets in %u", released, slots, n, used);
 }
 
-/* Up to 8 bookings by the members of @gm's group, at times that do not go
- * back, in any classes, with the group's rate unchanged in between; each
- * push then leaves at its release or later, claiming the link: a claim
- * fails only while what left in its class and above has not had its time,
- * and succeeds at the time it names. */
-static void
-checked_book (RtpBurstGroupMember * gm, FuzzInput * in)
+/* The clock the members of gm[me]'s group that booked on its rate booked
+ * on; NULL: none is left. */
+static gconstpointer
+rate_clock (RtpBurstGroupMember * gm, guint me)
 {
-  static const gchar clock = 'x';
+  gconstpointer clock = NULL;
+  guint j;
+
+  for (j = 0; j < MAX_MEMBERS; j++) {
+    if (gm[j].group != gm[me].group || counted_on[j] == NULL)
+      continue;
+    FUZZ_CHECK (gm[j].rate_member, "member %u booked, not counted", j);
+    FUZZ_CHECK (clock == NULL || clock == counted_on[j], "members of one "
+        "group's rate booked on two clocks");
+    clock = counted_on[j];
+  }
+  return clock;
+}
+
+/* Up to 8 bookings by member gm[me] on one of two clocks, at times that do
+ * not go back, in any classes, with the group's rate unchanged in between;
+ * each push then leaves at its release or later, claiming the link: a
+ * claim fails only while what left in its class and above has not had its
+ * time, and succeeds at the time it names. */
+static void
+checked_book (RtpBurstGroupMember * all, guint me, FuzzInput * in)
+{
+  RtpBurstGroupMember *gm = &all[me];
+  gconstpointer clock = &clocks[fuzz_u8 (in) & 1], on;
   guint64 end[RTP_BURST_GROUP_CLASSES], gone[RTP_BURST_GROUP_CLASSES];
   guint64 now = fuzz_time (in), rate;
   guint i, c, n = fuzz_u8 (in) % 8 + 1;
@@ -142,6 +169,7 @@ checked_book (RtpBurstGroupMember * gm, FuzzInput * in)
     rtp_burst_group_member_set_max_rate (gm, fuzz_u8 (in) & 1 ?
         6000000 : fuzz_u64 (in));
   rate = rtp_burst_group_max_rate (gm->group);
+  on = rate_clock (all, me);
   for (c = 0; c < RTP_BURST_GROUP_CLASSES; c++)
     end[c] = gone[c] = 0;
   for (i = 0; i < n; i++) {
@@ -150,13 +178,18 @@ checked_book (RtpBurstGroupMember * gm, FuzzInput * in)
     RtpBurstGroupResult res;
 
     now = rtp_burst_time_add (now, fuzz_u32 (in) % 10000000);
-    res = rtp_burst_group_book (gm->group, &clock, now, bytes, klass,
+    res = rtp_burst_group_member_book (gm, clock, 0, now, bytes, klass,
         &release);
-    FUZZ_CHECK (res == (rate > 0 ? RTP_BURST_GROUP_PLACED :
-            RTP_BURST_GROUP_ALONE), "result %d at rate %" G_GUINT64_FORMAT,
-        res, rate);
+    FUZZ_CHECK (res == (rate == 0 ? RTP_BURST_GROUP_ALONE : on == NULL ||
+            on == clock ? RTP_BURST_GROUP_PLACED :
+            RTP_BURST_GROUP_OTHER_CLOCK), "result %d at rate %"
+        G_GUINT64_FORMAT " on clock %c, the rate's %c", res, rate,
+        *(const gchar *) clock, on ? *(const gchar *) on : '-');
     if (res != RTP_BURST_GROUP_PLACED)
       continue;
+    if (counted_on[me] == NULL)
+      counted_on[me] = clock;
+    on = clock;
     klass = MIN (klass, RTP_BURST_GROUP_CLASS_TOP);
     FUZZ_CHECK (release >= now, "leaves at %" G_GUINT64_FORMAT " asked at %"
         G_GUINT64_FORMAT, release, now);
@@ -168,11 +201,11 @@ checked_book (RtpBurstGroupMember * gm, FuzzInput * in)
     end[klass] = MAX (end[klass], rtp_burst_time_add (release, span));
 
     t = rtp_burst_time_add (release, fuzz_u32 (in) % 3000000);
-    if (!rtp_burst_group_claim (gm->group, &clock, t, bytes, klass, &until)) {
+    if (!rtp_burst_group_claim (gm->group, clock, t, bytes, klass, &until)) {
       FUZZ_CHECK (until > t, "claim at %" G_GUINT64_FORMAT " refused until %"
           G_GUINT64_FORMAT, t, until);
       t = until;
-      FUZZ_CHECK (rtp_burst_group_claim (gm->group, &clock, t, bytes, klass,
+      FUZZ_CHECK (rtp_burst_group_claim (gm->group, clock, t, bytes, klass,
               &until), "claim refused at the time it named, %"
           G_GUINT64_FORMAT, t);
     }
@@ -184,7 +217,7 @@ checked_book (RtpBurstGroupMember * gm, FuzzInput * in)
     /* sometimes the push returns later: the link is taken from then */
     if (fuzz_u8 (in) % 4 == 0) {
       t = rtp_burst_time_add (t, fuzz_u32 (in) % 3000000);
-      rtp_burst_group_occupy (gm->group, &clock, t, bytes, klass);
+      rtp_burst_group_occupy (gm->group, clock, t, bytes, klass);
       gone[klass] = MAX (gone[klass], rtp_burst_time_add (t, span));
     }
   }
@@ -201,8 +234,10 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   guint ids[MAX_MEMBERS], n_ids = 0, places = 0, i;
   GRand *rand = g_rand_new_with_seed (fuzz_u32 (&in));
 
-  for (i = 0; i < MAX_MEMBERS; i++)
+  for (i = 0; i < MAX_MEMBERS; i++) {
     rtp_burst_group_member_init (&gm[i]);
+    counted_on[i] = NULL;
+  }
 
   while (fuzz_more (&in) && places < MAX_PLACES) {
     guint8 op = fuzz_u8 (&in) % OP_COUNT;
@@ -238,9 +273,11 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
       case OP_JOIN:
         rtp_burst_group_member_join (&gm[sel % MAX_MEMBERS],
             names[fuzz_u8 (&in) % G_N_ELEMENTS (names)]);
+        counted_on[sel % MAX_MEMBERS] = NULL;
         break;
       case OP_LEAVE:
         rtp_burst_group_member_leave (&gm[sel % MAX_MEMBERS]);
+        counted_on[sel % MAX_MEMBERS] = NULL;
         FUZZ_CHECK (rtp_burst_group_member_n_members (&gm[sel % MAX_MEMBERS])
             == 0, "members after leaving");
         break;
@@ -249,7 +286,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
         checked_place (NULL, &gm[sel % MAX_MEMBERS], 0, &in, rand);
         break;
       case OP_BOOK:
-        checked_book (&gm[sel % MAX_MEMBERS], &in);
+        checked_book (gm, sel % MAX_MEMBERS, &in);
         break;
     }
   }

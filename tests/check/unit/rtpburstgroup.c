@@ -678,6 +678,203 @@ GST_START_TEST (test_group_rate_claim)
 
 GST_END_TEST;
 
+/* The rate's clock is that of the members that booked on it, and goes with
+ * the last of them (1 ms a booking): a (clock x) books, b (clock y, as in
+ * another pipeline) is not booked; once a has left, b books on a fresh
+ * link: at once, then 1 ms later, and claims as on a link nobody used,
+ * although a's bookings and claims reached 110 ms of clock x. */
+GST_START_TEST (test_group_rate_clock_leaves)
+{
+  RtpBurstGroupMember a, b;
+  guint64 r = 0, until = 0;
+  gint clock_x, clock_y;
+  guint media0 = rtp_burst_group_class (0, FALSE);
+  guint i;
+
+  rtp_burst_group_member_init (&a);
+  rtp_burst_group_member_init (&b);
+  rtp_burst_group_member_join (&a, "rate-clock");
+  rtp_burst_group_member_join (&b, "rate-clock");
+  rtp_burst_group_member_set_max_rate (&a, 8000000);
+  rtp_burst_group_member_set_max_rate (&b, 8000000);
+  for (i = 0; i < 10; i++) {
+    fail_unless_equals_int (rtp_burst_group_member_book (&a, &clock_x, 0,
+            100 * MS, 1000, media0, &r), RTP_BURST_GROUP_PLACED);
+    fail_unless_equals_uint64 (r, 100 * MS + i * MS);
+    fail_unless (rtp_burst_group_member_claim (&a, &clock_x, 0, r, 1000,
+            media0, &until));
+  }
+  fail_unless_equals_int (rtp_burst_group_member_book (&b, &clock_y, 0,
+          5 * MS, 1000, media0, &r), RTP_BURST_GROUP_OTHER_CLOCK);
+  fail_unless_equals_uint64 (b.other_clock, 1);
+
+  rtp_burst_group_member_leave (&a);
+  fail_unless_equals_int (rtp_burst_group_member_book (&b, &clock_y, 0,
+          5 * MS, 1000, media0, &r), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (r, 5 * MS);
+  fail_unless_equals_int (rtp_burst_group_member_book (&b, &clock_y, 0,
+          5 * MS, 1000, media0, &r), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (r, 6 * MS);
+  fail_unless (rtp_burst_group_member_claim (&b, &clock_y, 0, 5 * MS, 1000,
+          media0, &until));
+  fail_if (rtp_burst_group_member_claim (&b, &clock_y, 0, 5500 * US, 1000,
+          media0, &until));
+  fail_unless_equals_uint64 (until, 6 * MS);
+  /* a higher class's virtual time was reset as well */
+  fail_unless_equals_int (rtp_burst_group_member_book (&b, &clock_y, 0,
+          5 * MS, 1000, RTP_BURST_GROUP_CLASS_TOP, &r), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (r, 5 * MS);
+  fail_unless_equals_uint64 (b.other_clock, 1);
+  rtp_burst_group_member_leave (&b);
+}
+
+GST_END_TEST;
+
+/* Leaving keeps the rate's clock and times while a member that booked on
+ * that clock remains (1 ms a booking): a and c book on clock x, b on clock
+ * y is not booked; b leaves (it never booked), then a leaves: c's bookings
+ * go on where the link's time is, and a member on clock y is still not
+ * booked; once c has left too, it is. */
+GST_START_TEST (test_group_rate_clock_stays)
+{
+  RtpBurstGroupMember a, b, c, d;
+  guint64 r = 0;
+  gint clock_x, clock_y;
+  guint media0 = rtp_burst_group_class (0, FALSE);
+
+  rtp_burst_group_member_init (&a);
+  rtp_burst_group_member_init (&b);
+  rtp_burst_group_member_init (&c);
+  rtp_burst_group_member_init (&d);
+  rtp_burst_group_member_join (&a, "rate-stays");
+  rtp_burst_group_member_join (&b, "rate-stays");
+  rtp_burst_group_member_join (&c, "rate-stays");
+  rtp_burst_group_member_join (&d, "rate-stays");
+  rtp_burst_group_member_set_max_rate (&d, 8000000);
+#define BOOK(m, clock, now) \
+  rtp_burst_group_member_book (&m, &clock, 0, now, 1000, media0, &r)
+  fail_unless_equals_int (BOOK (a, clock_x, 0), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (r, 0);
+  fail_unless_equals_int (BOOK (c, clock_x, 0), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (r, 1 * MS);
+  fail_unless_equals_int (BOOK (b, clock_y, 0), RTP_BURST_GROUP_OTHER_CLOCK);
+
+  rtp_burst_group_member_leave (&b);
+  fail_unless_equals_int (BOOK (c, clock_x, 0), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (r, 2 * MS);
+  rtp_burst_group_member_leave (&a);
+  fail_unless_equals_int (BOOK (c, clock_x, 500 * US), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (r, 3 * MS);
+  fail_unless_equals_int (BOOK (d, clock_y, 0), RTP_BURST_GROUP_OTHER_CLOCK);
+  /* d's booking on clock x counts it in: c leaving keeps the times */
+  fail_unless_equals_int (BOOK (d, clock_x, 0), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (r, 4 * MS);
+  rtp_burst_group_member_leave (&c);
+  fail_unless_equals_int (BOOK (d, clock_x, 0), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (r, 5 * MS);
+  fail_unless_equals_int (BOOK (d, clock_y, 0), RTP_BURST_GROUP_OTHER_CLOCK);
+
+  /* the last member on clock x is d itself: once it is gone, a new member
+   * books on clock y from a fresh link */
+  rtp_burst_group_member_join (&b, "rate-stays");
+  rtp_burst_group_member_set_max_rate (&b, 8000000);
+  fail_unless_equals_int (BOOK (b, clock_y, 0), RTP_BURST_GROUP_OTHER_CLOCK);
+  rtp_burst_group_member_leave (&d);
+  fail_unless_equals_int (BOOK (b, clock_y, 0), RTP_BURST_GROUP_PLACED);
+  fail_unless_equals_uint64 (r, 0);
+#undef BOOK
+  rtp_burst_group_member_leave (&b);
+}
+
+GST_END_TEST;
+
+#define RACE_ROUNDS 2000
+#define RACE_BOOKINGS 20
+
+/* the one clock of both threads */
+static const gchar race_clock = 'r';
+
+/* one thread's counts */
+typedef struct
+{
+  guint other_clock;            /* bookings told OTHER_CLOCK */
+  guint went_back;              /* ... released no later than the one before */
+  guint placed;
+} Racer;
+
+/* Joins, books RACE_BOOKINGS times at clock time 0 (1 ms each, top class),
+ * leaves; RACE_ROUNDS times.  Once a booking of a round is placed, the
+ * member is counted on the rate: the link may not be reset under it, and
+ * each later booking is released later than the one before. */
+static void
+race (Racer * rc, RtpBurstGroupMember * m)
+{
+  guint round, i;
+
+  for (round = 0; round < RACE_ROUNDS; round++) {
+    guint64 prev = 0, r = 0;
+    gboolean counted = FALSE;
+
+    rtp_burst_group_member_join (m, "reset-race");
+    rtp_burst_group_member_set_max_rate (m, 8000000);
+    for (i = 0; i < RACE_BOOKINGS; i++) {
+      switch (rtp_burst_group_member_book (m, &race_clock, 0, 0, 1000,
+              RTP_BURST_GROUP_CLASS_TOP, &r)) {
+        case RTP_BURST_GROUP_PLACED:
+          if (counted && r <= prev)
+            rc->went_back++;
+          counted = TRUE;
+          prev = r;
+          rc->placed++;
+          break;
+        case RTP_BURST_GROUP_OTHER_CLOCK:
+          rc->other_clock++;
+          break;
+        default:
+          break;                /* BUSY: the link was being reset */
+      }
+    }
+    rtp_burst_group_member_leave (m);
+  }
+}
+
+static gpointer
+racer_thread (gpointer data)
+{
+  RtpBurstGroupMember m;
+
+  rtp_burst_group_member_init (&m);
+  race (data, &m);
+  return NULL;
+}
+
+/* Two threads on one clock join, book and leave over and over, so that a
+ * member's first booking meets the other's leaving (which resets the link
+ * when the leaving member was the only one counted on it).  Neither is
+ * ever told OTHER_CLOCK, and a member's bookings never go back in time:
+ * a reset never zeroes the times of a member that booked.  No timing: a
+ * race the code gets wrong shows in the counts, not always. */
+GST_START_TEST (test_group_rate_reset_race)
+{
+  Racer rc[2];
+  RtpBurstGroupMember m;
+  GThread *thread;
+  guint k;
+
+  memset (rc, 0, sizeof (rc));
+  rtp_burst_group_member_init (&m);
+  thread = g_thread_new ("racer", racer_thread, &rc[1]);
+  race (&rc[0], &m);
+  g_thread_join (thread);
+  for (k = 0; k < 2; k++) {
+    fail_unless_equals_int (rc[k].other_clock, 0);
+    fail_unless_equals_int (rc[k].went_back, 0);
+    fail_unless (rc[k].placed > 0);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstgroup_suite (void)
 {
@@ -700,6 +897,9 @@ rtpburstgroup_suite (void)
   tcase_add_test (tc, test_group_rate_priority);
   tcase_add_test (tc, test_group_rate_occupy);
   tcase_add_test (tc, test_group_rate_claim);
+  tcase_add_test (tc, test_group_rate_clock_leaves);
+  tcase_add_test (tc, test_group_rate_clock_stays);
+  tcase_add_test (tc, test_group_rate_reset_race);
   return s;
 }
 
