@@ -1,0 +1,686 @@
+/* rtpburstpace: burst control for RTP streams
+ * Copyright (C) 2026 The rtpburstpace authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/*
+ * Google Congestion Control, after draft-ietf-rmcat-gcc-02 (section
+ * numbers below are the draft's).  Where this departs from the draft or
+ * fills a gap it leaves:
+ *
+ * - The detector compares m(i) multiplied by the number of deltas seen,
+ *   at most 60, not m(i) itself.  The threshold's range (6 to 600 ms, 12.5
+ *   at first) is one of accumulated delay: m(i) alone is the growth per
+ *   group, so a link over-used by 50 % with 5 ms groups (2.5 ms per group)
+ *   would never reach it.  libwebrtc's and GStreamer's rtpgccbwe Kalman
+ *   detectors scale it the same way.  The "not falling" test (m(i) >=
+ *   m(i-1)) is on m(i) itself, as the draft says.
+ * - var_v_hat(0) = 1 ms^2 (the draft's floor) and chi = 0.01; f_max is
+ *   taken over the last 60 groups.  The outlier filter of 5.3 caps z(i)
+ *   both ways.
+ * - The threshold's time step t(i) - t(i-1) is taken within [0, 100] ms:
+ *   K_u times it then stays below 1, so one step never takes the
+ *   threshold past |m(i)|, and a group after a pause does not jump it.
+ * - A group that the burst rule (5.2) merges spans at most 100 ms of
+ *   arrivals; packets sent before the open group's first, or with a
+ *   sequence number the model has already passed, are left out of it
+ *   (5.1: packets out of order are ignored).  A delay variation above 3 s
+ *   is a clock jump or an outage, not a queue: it is not filtered.
+ * - The rate controller runs once per report that brings received
+ *   packets, with the detector's latest signal, or over-use if any group
+ *   of the report signalled it.  A report that brings none (all lost)
+ *   holds the delay-based rate.  The state is entered before acting: a
+ *   report that turns Hold into Increase already increases.
+ * - R_hat is the bytes received over the 0.5 s of arrivals ending at the
+ *   newest one, in 1 ms steps of the receiver's clock; unknown until the
+ *   receiver's clock has covered 0.5 s.  Unknown, a decrease is to
+ *   beta x A_hat, and neither the 1.5 x R_hat cap nor the convergence test
+ *   applies.
+ * - The 1.5 x R_hat cap limits an increase, it never lowers A_hat.  A
+ *   decrease never raises A_hat (beta x R_hat above it: A_hat stays).
+ * - Convergence: the mean and variance of R_hat at the decreases (an
+ *   exponential average, 0.95, updated on entering Decrease); "near" is
+ *   within 3 standard deviations of the mean, the deviation taken at
+ *   least 2.5 % of the mean: a single decrease gives no spread, and the
+ *   band (at least 7.5 %) is then half a decrease, so that the rate just
+ *   after one climbs multiplicatively and slows down near the old
+ *   maximum.  Above mean + 3 deviations the mean is forgotten.
+ * - The response time of the additive increase is 100 ms plus the last
+ *   RTT given, 100 ms while none is known.
+ * - A_s is kept at most A_hat: growing 5 % per report without a loss, it
+ *   would otherwise run far above A_hat and a loss would not lower the
+ *   target.  The loss fraction is over the sequence numbers a report
+ *   tells of for the first time.
+ * - Rates stay within [max (min_rate, 1), max_rate], at most 1 Tbit/s.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include "rtpburstgcc.h"
+
+#define MS_NS (G_GUINT64_CONSTANT (1000000))
+
+/* 5.2: the burst time, and the longest group the burst rule makes */
+#define BURST_TIME_MS 5.0
+#define BURST_TIME_NS (5 * MS_NS)
+#define MAX_BURST_MS 100.0
+/* |d(i)| beyond this is not a queue */
+#define MAX_DELAY_VARIATION_MS 3000.0
+
+/* 5.3: the Kalman filter */
+#define KALMAN_Q 1e-3
+#define KALMAN_E0 0.1
+#define KALMAN_CHI 0.01
+#define KALMAN_VAR0 1.0
+#define KALMAN_VAR_MIN 1.0
+#define DEPARTURE_HISTORY 60
+
+/* 5.4: the over-use detector */
+#define MAX_DELTAS 60
+#define THRESHOLD0_MS 12.5
+#define THRESHOLD_MIN_MS 6.0
+#define THRESHOLD_MAX_MS 600.0
+#define THRESHOLD_MAX_JUMP_MS 15.0
+#define THRESHOLD_MAX_STEP_MS 100.0
+#define K_U 0.01
+#define K_D 0.00018
+#define OVERUSE_TIME_NS (10 * MS_NS)
+
+/* 5.5: the rate controller */
+#define ETA 1.08
+#define BETA 0.85
+#define RECEIVED_CAP 1.5
+#define AVG_SMOOTHING 0.95
+#define AVG_MIN_DEVIATION 0.025
+#define FRAME_RATE 30.0
+#define PACKET_BITS (1200.0 * 8.0)
+#define MIN_ADDITIVE_BITS 1000.0
+#define REACTION_TIME_MS 100.0
+#define DEFAULT_RTT_MS 100.0
+/* R_hat: 500 steps of 1 ms */
+#define RATE_WINDOW 500
+
+/* 6: the loss-based controller */
+#define LOSS_HIGH 0.10
+#define LOSS_LOW 0.02
+#define LOSS_INCREASE 1.05
+
+typedef struct
+{
+  gboolean valid;
+  guint64 first_send, last_send;        /* T(i): last_send */
+  guint64 first_arrival, last_arrival;  /* t(i): last_arrival */
+} Group;
+
+typedef enum
+{
+  SEQ_EMPTY = 0,
+  SEQ_LOST,
+  SEQ_RECEIVED,
+} SeqState;
+
+typedef enum
+{
+  PACKET_OLD,                   /* seen, or too old: not counted */
+  PACKET_NEW_LOST,
+  PACKET_NEW_RECEIVED,
+  PACKET_RECOVERED,             /* reported lost, now received */
+} PacketKind;
+
+struct _RtpBurstGcc
+{
+  gdouble min_rate, max_rate;
+
+  /* each sequence number counted once */
+  guint64 seq[RTP_BURST_GCC_SEQ_WINDOW];
+  guint8 seq_state[RTP_BURST_GCC_SEQ_WINDOW];
+  gboolean have_seq;
+  guint64 highest_seq;
+  guint64 received, lost;
+
+  /* the arrival-time model (5.1, 5.2) */
+  gboolean have_model_seq;
+  guint64 model_seq;
+  Group cur, prev;
+  gdouble departures[DEPARTURE_HISTORY];        /* T(i) - T(i-1), ms */
+  guint n_departures, departure_pos;
+
+  /* the arrival-time filter (5.3) */
+  gdouble m, e, var_v;
+  guint64 n_deltas;
+
+  /* the over-use detector (5.4) */
+  gdouble gradient, threshold;
+  gboolean above;
+  guint64 above_since;
+  RtpBurstGccSignal signal;
+  gboolean overuse_in_report;
+
+  /* R_hat: bytes received per 1 ms of arrivals */
+  guint64 bucket[RATE_WINDOW];
+  gboolean have_bucket;
+  guint64 newest_bucket, first_bucket;
+  guint64 window_bytes;
+
+  /* the rate controller (5.5) */
+  RtpBurstGccState state;
+  gdouble delay_rate;
+  gboolean have_update;
+  guint64 last_update;
+  gboolean near_max;
+  gboolean have_avg;
+  gdouble avg_max, var_max;
+  gdouble rtt_ms;
+
+  /* the loss-based controller (6) */
+  gdouble loss_rate;
+  gdouble loss;
+};
+
+/* a - b in ms, signed, without overflow */
+static gdouble
+diff_ms (guint64 a, guint64 b)
+{
+  if (a >= b)
+    return (gdouble) (a - b) / MS_NS;
+  return -((gdouble) (b - a) / MS_NS);
+}
+
+static gdouble
+clamp_rate (const RtpBurstGcc * gcc, gdouble rate)
+{
+  /* also NaN, which no input should give, to the minimum */
+  if (!(rate >= gcc->min_rate))
+    return gcc->min_rate;
+  return MIN (rate, gcc->max_rate);
+}
+
+static guint64
+rate_to_uint (gdouble rate)
+{
+  return (guint64) (rate + 0.5);
+}
+
+RtpBurstGcc *
+rtp_burst_gcc_new (const RtpBurstGccConfig * config)
+{
+  RtpBurstGcc *gcc = g_new0 (RtpBurstGcc, 1);
+  guint64 lo, hi;
+
+  lo = MIN (MAX (config->min_rate, 1), RTP_BURST_GCC_RATE_LIMIT);
+  hi = config->max_rate == 0 ? RTP_BURST_GCC_RATE_LIMIT :
+      MIN (config->max_rate, RTP_BURST_GCC_RATE_LIMIT);
+  gcc->min_rate = lo;
+  gcc->max_rate = MAX (hi, lo);
+
+  gcc->e = KALMAN_E0;
+  gcc->var_v = KALMAN_VAR0;
+  gcc->threshold = THRESHOLD0_MS;
+  gcc->signal = RTP_BURST_GCC_NORMAL;
+  gcc->state = RTP_BURST_GCC_INCREASE;
+  gcc->delay_rate = clamp_rate (gcc, (gdouble) config->start_rate);
+  gcc->loss_rate = gcc->delay_rate;
+  gcc->rtt_ms = DEFAULT_RTT_MS;
+  return gcc;
+}
+
+void
+rtp_burst_gcc_free (RtpBurstGcc * gcc)
+{
+  g_free (gcc);
+}
+
+/* Counting each sequence number once, within the last
+ * RTP_BURST_GCC_SEQ_WINDOW. */
+static PacketKind
+mark_seq (RtpBurstGcc * gcc, const RtpBurstFeedbackPacket * p)
+{
+  guint i = p->seq % RTP_BURST_GCC_SEQ_WINDOW;
+  gboolean lost = p->arrival == RTP_BURST_TIME_NONE;
+
+  if (gcc->have_seq && gcc->highest_seq >= RTP_BURST_GCC_SEQ_WINDOW &&
+      p->seq <= gcc->highest_seq - RTP_BURST_GCC_SEQ_WINDOW)
+    return PACKET_OLD;
+  if (gcc->seq_state[i] != SEQ_EMPTY && gcc->seq[i] == p->seq) {
+    if (gcc->seq_state[i] == SEQ_LOST && !lost) {
+      gcc->seq_state[i] = SEQ_RECEIVED;
+      return PACKET_RECOVERED;
+    }
+    return PACKET_OLD;
+  }
+  gcc->seq[i] = p->seq;
+  gcc->seq_state[i] = lost ? SEQ_LOST : SEQ_RECEIVED;
+  if (!gcc->have_seq || p->seq > gcc->highest_seq)
+    gcc->highest_seq = p->seq;
+  gcc->have_seq = TRUE;
+  return lost ? PACKET_NEW_LOST : PACKET_NEW_RECEIVED;
+}
+
+/* R_hat (5.5) */
+
+static void
+rate_add (RtpBurstGcc * gcc, guint64 arrival, guint size)
+{
+  guint64 b = arrival / MS_NS;
+
+  if (!gcc->have_bucket) {
+    gcc->have_bucket = TRUE;
+    gcc->newest_bucket = gcc->first_bucket = b;
+  }
+  if (b > gcc->newest_bucket) {
+    if (b - gcc->newest_bucket >= RATE_WINDOW) {
+      memset (gcc->bucket, 0, sizeof (gcc->bucket));
+      gcc->window_bytes = 0;
+    } else {
+      guint64 k;
+
+      for (k = gcc->newest_bucket + 1; k <= b; k++) {
+        gcc->window_bytes -= gcc->bucket[k % RATE_WINDOW];
+        gcc->bucket[k % RATE_WINDOW] = 0;
+      }
+    }
+    gcc->newest_bucket = b;
+  } else if (gcc->newest_bucket - b >= RATE_WINDOW) {
+    return;                     /* older than the window */
+  }
+  if (b < gcc->first_bucket)
+    gcc->first_bucket = b;
+  /* saturating: only absurd sizes get there */
+  if (gcc->window_bytes > G_MAXUINT64 - size)
+    return;
+  gcc->bucket[b % RATE_WINDOW] += size;
+  gcc->window_bytes += size;
+}
+
+/* bit/s; 0 until the arrivals have covered the window */
+static gdouble
+received_rate (const RtpBurstGcc * gcc)
+{
+  if (!gcc->have_bucket ||
+      gcc->newest_bucket - gcc->first_bucket < RATE_WINDOW - 1)
+    return 0;
+  return MIN ((gdouble) gcc->window_bytes * 8.0 * 1000.0 / RATE_WINDOW,
+      (gdouble) RTP_BURST_GCC_RATE_LIMIT);
+}
+
+/* The arrival-time filter (5.3): the Kalman filter's m(i) from d(i), and
+ * the smallest inter-departure time of the last groups for f_max. */
+static void
+kalman_update (RtpBurstGcc * gcc, gdouble d, gdouble min_departure)
+{
+  gdouble z, zc, limit, alpha, k;
+
+  z = d - gcc->m;
+  /* alpha = (1 - chi)^(30 / (1000 f_max)), f_max = 1 / min_departure
+   * per ms */
+  alpha = pow (1.0 - KALMAN_CHI, 30.0 * min_departure / 1000.0);
+  limit = 3.0 * sqrt (gcc->var_v);
+  zc = CLAMP (z, -limit, limit);
+  gcc->var_v = MAX (alpha * gcc->var_v + (1.0 - alpha) * zc * zc,
+      KALMAN_VAR_MIN);
+  k = (gcc->e + KALMAN_Q) / (gcc->var_v + gcc->e + KALMAN_Q);
+  gcc->m += z * k;
+  gcc->e = (1.0 - k) * (gcc->e + KALMAN_Q);
+}
+
+/* The adaptive threshold (5.4), with the group's inter-arrival time. */
+static void
+threshold_update (RtpBurstGcc * gcc, gdouble gradient, gdouble arrival_ms)
+{
+  gdouble a = fabs (gradient), k, step;
+
+  if (a - gcc->threshold > THRESHOLD_MAX_JUMP_MS)
+    return;
+  k = a < gcc->threshold ? K_D : K_U;
+  step = CLAMP (arrival_ms, 0.0, THRESHOLD_MAX_STEP_MS);
+  gcc->threshold += step * k * (a - gcc->threshold);
+  gcc->threshold = CLAMP (gcc->threshold, THRESHOLD_MIN_MS, THRESHOLD_MAX_MS);
+}
+
+/* The over-use detector (5.4), for a group received at @t. */
+static void
+detect (RtpBurstGcc * gcc, gdouble prev_m, guint64 t)
+{
+  if (gcc->gradient > gcc->threshold) {
+    if (!gcc->above) {
+      gcc->above = TRUE;
+      gcc->above_since = t;
+    }
+    if (t >= gcc->above_since && t - gcc->above_since >= OVERUSE_TIME_NS &&
+        gcc->m >= prev_m) {
+      gcc->signal = RTP_BURST_GCC_OVERUSE;
+      gcc->overuse_in_report = TRUE;
+    } else {
+      gcc->signal = RTP_BURST_GCC_NORMAL;
+    }
+  } else {
+    gcc->above = FALSE;
+    gcc->signal = gcc->gradient < -gcc->threshold ?
+        RTP_BURST_GCC_UNDERUSE : RTP_BURST_GCC_NORMAL;
+  }
+}
+
+/* Group @cur follows group @prev: d(i) through the filter and the
+ * detector. */
+static void
+group_delta (RtpBurstGcc * gcc, const Group * prev, const Group * cur)
+{
+  gdouble send_ms, arrival_ms, d, min_departure, prev_m;
+  guint i;
+
+  send_ms = diff_ms (cur->last_send, prev->last_send);
+  arrival_ms = diff_ms (cur->last_arrival, prev->last_arrival);
+  d = arrival_ms - send_ms;
+  if (send_ms <= 0 || fabs (d) > MAX_DELAY_VARIATION_MS)
+    return;
+
+  gcc->departures[gcc->departure_pos] = send_ms;
+  gcc->departure_pos = (gcc->departure_pos + 1) % DEPARTURE_HISTORY;
+  if (gcc->n_departures < DEPARTURE_HISTORY)
+    gcc->n_departures++;
+  min_departure = gcc->departures[0];
+  for (i = 1; i < gcc->n_departures; i++)
+    min_departure = MIN (min_departure, gcc->departures[i]);
+
+  prev_m = gcc->m;
+  kalman_update (gcc, d, min_departure);
+  gcc->n_deltas++;
+  gcc->gradient = MIN (gcc->n_deltas, MAX_DELTAS) * gcc->m;
+  threshold_update (gcc, gcc->gradient, arrival_ms);
+  detect (gcc, prev_m, cur->last_arrival);
+}
+
+static void
+group_start (Group * g, const RtpBurstFeedbackPacket * p)
+{
+  g->valid = TRUE;
+  g->first_send = g->last_send = p->send_time;
+  g->first_arrival = g->last_arrival = p->arrival;
+}
+
+/* Whether @p belongs to group @g (5.2). */
+static gboolean
+group_takes (const Group * g, const RtpBurstFeedbackPacket * p)
+{
+  gdouble arrival_ms, send_ms;
+
+  if (p->send_time - g->first_send <= BURST_TIME_NS)
+    return TRUE;
+  /* a burst: it arrives within the burst time of the group's last
+   * packet, and sooner than sent after it */
+  arrival_ms = diff_ms (p->arrival, g->last_arrival);
+  send_ms = diff_ms (p->send_time, g->last_send);
+  return arrival_ms < BURST_TIME_MS && arrival_ms - send_ms < 0 &&
+      diff_ms (p->arrival, g->first_arrival) < MAX_BURST_MS;
+}
+
+/* A received packet for the arrival-time model (5.1, 5.2). */
+static void
+model_add (RtpBurstGcc * gcc, const RtpBurstFeedbackPacket * p)
+{
+  Group *g = &gcc->cur;
+
+  if (gcc->have_model_seq && p->seq <= gcc->model_seq)
+    return;
+  gcc->have_model_seq = TRUE;
+  gcc->model_seq = p->seq;
+
+  if (!g->valid) {
+    group_start (g, p);
+    return;
+  }
+  if (p->send_time < g->first_send)
+    return;
+  if (group_takes (g, p)) {
+    g->last_send = MAX (g->last_send, p->send_time);
+    g->last_arrival = MAX (g->last_arrival, p->arrival);
+    g->first_arrival = MIN (g->first_arrival, p->arrival);
+    return;
+  }
+  /* @p opens the next group: the current one is complete */
+  if (gcc->prev.valid)
+    group_delta (gcc, &gcc->prev, g);
+  gcc->prev = *g;
+  group_start (g, p);
+}
+
+/* The exponential average and variance of R_hat at decreases (5.5). */
+static void
+avg_max_update (RtpBurstGcc * gcc, gdouble r)
+{
+  if (!gcc->have_avg) {
+    gcc->have_avg = TRUE;
+    gcc->avg_max = r;
+    gcc->var_max = 0;
+    return;
+  }
+  gcc->avg_max = AVG_SMOOTHING * gcc->avg_max + (1.0 - AVG_SMOOTHING) * r;
+  gcc->var_max = AVG_SMOOTHING * gcc->var_max +
+      (1.0 - AVG_SMOOTHING) * (r - gcc->avg_max) * (r - gcc->avg_max);
+}
+
+static gdouble
+avg_max_deviation (const RtpBurstGcc * gcc)
+{
+  return MAX (sqrt (gcc->var_max), AVG_MIN_DEVIATION * gcc->avg_max);
+}
+
+static RtpBurstGccState
+next_state (RtpBurstGccState state, RtpBurstGccSignal signal)
+{
+  switch (signal) {
+    case RTP_BURST_GCC_OVERUSE:
+      return RTP_BURST_GCC_DECREASE;
+    case RTP_BURST_GCC_UNDERUSE:
+      return RTP_BURST_GCC_HOLD;
+    case RTP_BURST_GCC_NORMAL:
+    default:
+      if (state == RTP_BURST_GCC_HOLD)
+        return RTP_BURST_GCC_INCREASE;
+      if (state == RTP_BURST_GCC_DECREASE)
+        return RTP_BURST_GCC_HOLD;
+      return state;
+  }
+}
+
+static gdouble
+increase (RtpBurstGcc * gcc, gdouble r, gdouble since_ms)
+{
+  gdouble a = gcc->delay_rate, next;
+
+  if (gcc->have_avg && r > 0 &&
+      r > gcc->avg_max + 3.0 * avg_max_deviation (gcc))
+    gcc->have_avg = FALSE;
+  gcc->near_max = gcc->have_avg && r > 0 &&
+      fabs (r - gcc->avg_max) <= 3.0 * avg_max_deviation (gcc);
+
+  if (gcc->near_max) {
+    gdouble response_ms = REACTION_TIME_MS + gcc->rtt_ms;
+    gdouble alpha = 0.5 * MIN (since_ms / response_ms, 1.0);
+    gdouble bits_per_frame = a / FRAME_RATE;
+    gdouble packets_per_frame = MAX (ceil (bits_per_frame / PACKET_BITS), 1);
+
+    next = a + MAX (MIN_ADDITIVE_BITS,
+        alpha * bits_per_frame / packets_per_frame);
+  } else {
+    next = a * pow (ETA, MIN (since_ms / 1000.0, 1.0));
+  }
+  if (r > 0)
+    next = MIN (next, MAX (a, RECEIVED_CAP * r));
+  return next;
+}
+
+/* The delay-based rate controller (5.5), once per report, at @now. */
+static void
+rate_control (RtpBurstGcc * gcc, guint64 now)
+{
+  RtpBurstGccSignal signal;
+  RtpBurstGccState prev = gcc->state;
+  gdouble r = received_rate (gcc), since_ms = 0;
+
+  signal = gcc->overuse_in_report ? RTP_BURST_GCC_OVERUSE : gcc->signal;
+  gcc->state = next_state (prev, signal);
+  if (gcc->have_update && now != RTP_BURST_TIME_NONE && now > gcc->last_update)
+    since_ms = diff_ms (now, gcc->last_update);
+
+  switch (gcc->state) {
+    case RTP_BURST_GCC_INCREASE:
+      gcc->delay_rate = increase (gcc, r, since_ms);
+      break;
+    case RTP_BURST_GCC_DECREASE:
+      if (prev != RTP_BURST_GCC_DECREASE && r > 0)
+        avg_max_update (gcc, r);
+      gcc->delay_rate = MIN (gcc->delay_rate,
+          BETA * (r > 0 ? r : gcc->delay_rate));
+      gcc->near_max = FALSE;
+      break;
+    case RTP_BURST_GCC_HOLD:
+    default:
+      break;
+  }
+  gcc->delay_rate = clamp_rate (gcc, gcc->delay_rate);
+}
+
+/* The loss-based controller (6), with @lost of @n packets. */
+static void
+loss_control (RtpBurstGcc * gcc, guint lost, guint n)
+{
+  gdouble p = (gdouble) lost / n;
+
+  gcc->loss = p;
+  if (p > LOSS_HIGH)
+    gcc->loss_rate *= 1.0 - 0.5 * p;
+  else if (p < LOSS_LOW)
+    gcc->loss_rate *= LOSS_INCREASE;
+}
+
+void
+rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
+    const RtpBurstFeedbackPacket * pkts, guint n, guint64 now, guint64 rtt)
+{
+  guint i, n_new = 0, n_lost = 0, n_received = 0;
+
+  g_return_if_fail (gcc != NULL);
+  g_return_if_fail (pkts != NULL || n == 0);
+
+  if (rtt != RTP_BURST_TIME_NONE)
+    gcc->rtt_ms = diff_ms (rtt, 0);
+  if (n == 0)
+    return;
+
+  gcc->overuse_in_report = FALSE;
+  for (i = 0; i < n; i++) {
+    const RtpBurstFeedbackPacket *p = &pkts[i];
+
+    switch (mark_seq (gcc, p)) {
+      case PACKET_NEW_LOST:
+        n_new++;
+        n_lost++;
+        gcc->lost++;
+        continue;
+      case PACKET_NEW_RECEIVED:
+        n_new++;
+        break;
+      case PACKET_RECOVERED:
+        gcc->lost--;
+        break;
+      case PACKET_OLD:
+      default:
+        continue;
+    }
+    gcc->received++;
+    n_received++;
+    rate_add (gcc, p->arrival, p->size);
+    model_add (gcc, p);
+  }
+
+  if (n_received > 0)
+    rate_control (gcc, now);
+  if (now != RTP_BURST_TIME_NONE) {
+    gcc->have_update = TRUE;
+    gcc->last_update = now;
+  }
+  if (n_new > 0)
+    loss_control (gcc, n_lost, n_new);
+  gcc->loss_rate = clamp_rate (gcc, MIN (gcc->loss_rate, gcc->delay_rate));
+}
+
+guint64
+rtp_burst_gcc_target (const RtpBurstGcc * gcc)
+{
+  g_return_val_if_fail (gcc != NULL, 0);
+
+  return rate_to_uint (clamp_rate (gcc, MIN (gcc->delay_rate, gcc->loss_rate)));
+}
+
+void
+rtp_burst_gcc_report (const RtpBurstGcc * gcc, RtpBurstGccReport * out)
+{
+  g_return_if_fail (gcc != NULL);
+  g_return_if_fail (out != NULL);
+
+  out->gradient = gcc->gradient;
+  out->offset = gcc->m;
+  out->threshold = gcc->threshold;
+  out->signal = gcc->signal;
+  out->state = gcc->state;
+  out->near_max = gcc->near_max;
+  out->received_rate = rate_to_uint (received_rate (gcc));
+  out->loss = gcc->loss;
+  out->delay_rate = rate_to_uint (gcc->delay_rate);
+  out->loss_rate = rate_to_uint (gcc->loss_rate);
+  out->target = rtp_burst_gcc_target (gcc);
+  out->avg_max_rate = gcc->have_avg ? rate_to_uint (gcc->avg_max) : 0;
+  out->groups = gcc->n_deltas;
+  out->received = gcc->received;
+  out->lost = gcc->lost;
+}
+
+const gchar *
+rtp_burst_gcc_signal_name (RtpBurstGccSignal signal)
+{
+  switch (signal) {
+    case RTP_BURST_GCC_NORMAL:
+      return "normal";
+    case RTP_BURST_GCC_OVERUSE:
+      return "overuse";
+    case RTP_BURST_GCC_UNDERUSE:
+      return "underuse";
+    default:
+      return "unknown";
+  }
+}
+
+const gchar *
+rtp_burst_gcc_state_name (RtpBurstGccState state)
+{
+  switch (state) {
+    case RTP_BURST_GCC_INCREASE:
+      return "increase";
+    case RTP_BURST_GCC_DECREASE:
+      return "decrease";
+    case RTP_BURST_GCC_HOLD:
+      return "hold";
+    default:
+      return "unknown";
+  }
+}
