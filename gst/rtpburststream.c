@@ -321,6 +321,67 @@ rtp_burst_stream_period (const RtpBurstStream * s)
   return s->period;
 }
 
+/* --- a push returned ---------------------------------------------------- */
+
+/* A paced push returned at @end: whether a synchronising sink held it, and
+ * when the slot really left, for the meter. */
+static void
+paced_push_done (RtpBurstStream * s, guint64 end)
+{
+  Push *push = &s->push;
+  guint64 target = 0, release = push->start;
+  gboolean held = end != RTP_BURST_TIME_NONE &&
+      rtp_burst_sink_hold_push_done (&s->sink_hold, push->slot_time,
+      push->sink_offset, push->start, end, &target);
+
+  /* a synchronising sink in this thread held the push: the slot left as
+   * late after its time as the sink released it after its own */
+  s->last_push_end = end;
+  if (held) {
+    s->held_serial = push->serial;
+    release = end > target ? rtp_burst_time_add (push->slot_time,
+        end - target) : push->slot_time;
+  }
+  rtp_burst_meter_slot (&s->meter, push->slot_time, release,
+      push->n_packets, push->bytes, push->frame_first, push->frame_last,
+      push->frame_start, push->period);
+}
+
+void
+rtp_burst_stream_push_done (RtpBurstStream * s, guint64 end, gboolean refused)
+{
+  Push *push = &s->push;
+
+  s->prev_push_end = end;
+  /* a push that downstream held (it returned more than 1 ms after it took
+   * the link) takes the link from when it returned, so that the next push
+   * keeps the rate from when this one really left.  Not every push: the
+   * time a push takes to reach the socket would be taken from the link
+   * each time (a repair packet's claim takes the link from when it was
+   * decided, repair_turn ()) */
+  if (push->on_rate && !push->repair && !refused &&
+      end != RTP_BURST_TIME_NONE && push->now != RTP_BURST_TIME_NONE &&
+      end > push->now + RTP_BURST_LATE_THRESHOLD)
+    rtp_burst_group_member_occupy (&s->group, push->rate_time.clock,
+        push->rate_time.base_time, end, push->bytes, push->rate_class);
+  if (push->repair) {
+    if (refused) {
+      /* refused by a flush: discarded, and counted as such */
+      rtp_burst_repair_refused (&s->repair, push->size);
+      s->st.flushed_packets++;
+    }
+    return;
+  }
+  if (push->paced)
+    paced_push_done (s, end);
+  if (refused) {
+    /* refused by a flush (ours or downstream's): discarded, and counted */
+    s->st.packets -= push->n_packets;
+    s->st.bytes -= push->bytes;
+    s->st.flushed_packets += push->n_packets;
+  }
+}
+
 /* --- notices and stats -------------------------------------------------- */
 
 void
