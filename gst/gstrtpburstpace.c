@@ -63,6 +63,12 @@
  * share one schedule and a rate (#GstRtpBurstPace:group,
  * #GstRtpBurstPace:group-max-rate, #GstRtpBurstPace:priority).
  *
+ * Before rtpbin, with #GstRtpBurstPace:congestion-control, the receiver's
+ * transport-wide congestion control feedback (the `RTPTWCCPackets` events
+ * rtpbin sends upstream) drives a rate cap: Google Congestion Control or
+ * TFRC estimate what the path carries, and frames that would leave faster
+ * are spread as with #GstRtpBurstPace:max-rate.
+ *
  * At raw-video packet rates, #GstRtpBurstPace:min-slot-duration puts
  * several packets in a slot, and #GstRtpBurstPace:realtime-priority keeps
  * other threads from delaying the slots (docs/performance.md).
