@@ -31,6 +31,7 @@
 #include <gst/gst.h>
 
 #include "gstrtpburstpace.h"
+#include "gstrtpburstcc.h"
 #include "gstrtpburstlock.h"
 #include "gstrtpburstmessages.h"
 #include "gstrtpburstpaycompat.h"
@@ -99,6 +100,11 @@ struct _GstRtpBurstPace
   gchar *refused_group;         /* a group set while PAUSED or PLAYING */
 
   GstRtpBurstInvalid invalid;   /* packets that are not RTP */
+
+  /* congestion control from TWCC feedback (gstrtpburstcc.h): not guarded
+   * by lock but by its own, taken before lock when it sets config.cc_rate;
+   * never taken by the task */
+  GstRtpBurstCc cc;
 };
 
 /* The element's lock (gstrtpburstlock.h announces it to ThreadSanitizer). */

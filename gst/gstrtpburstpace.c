@@ -63,6 +63,12 @@
  * share one schedule and a rate (#GstRtpBurstPace:group,
  * #GstRtpBurstPace:group-max-rate, #GstRtpBurstPace:priority).
  *
+ * Before rtpbin, with #GstRtpBurstPace:congestion-control, the receiver's
+ * transport-wide congestion control feedback (the `RTPTWCCPackets` events
+ * rtpbin sends upstream) drives a rate cap: Google Congestion Control or
+ * TFRC estimate what the path carries, and frames that would leave faster
+ * are spread as with #GstRtpBurstPace:max-rate.
+ *
  * At raw-video packet rates, #GstRtpBurstPace:min-slot-duration puts
  * several packets in a slot, and #GstRtpBurstPace:realtime-priority keeps
  * other threads from delaying the slots (docs/performance.md).
@@ -153,6 +159,7 @@ gst_rtp_burst_pace_class_init (GstRtpBurstPaceClass * klass)
   /* documented with their specifications, in gstrtpburstprops.c */
   gst_rtp_burst_pace_install_properties (gobject_class);
   gst_type_mark_as_plugin_api (GST_TYPE_RTP_BURST_PACE_OVERLOAD, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_RTP_BURST_PACE_CONGESTION_CONTROL, 0);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -216,6 +223,7 @@ gst_rtp_burst_pace_init (GstRtpBurstPace * self)
       (GDestroyNotify) gst_buffer_unref, gst_rtp_burst_buffer_size,
       (GDestroyNotify) gst_event_unref);
   gst_rtp_burst_thread_init (&self->thread);
+  gst_rtp_burst_cc_init (&self->cc);
   gst_rtp_burst_pay_info_reset (&self->pay_info);
   gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
   gst_segment_init (&self->sink_segment, GST_FORMAT_UNDEFINED);
@@ -240,6 +248,7 @@ gst_rtp_burst_pace_finalize (GObject * object)
   g_free (self->group_name);
   g_free (self->refused_group);
   gst_rtp_burst_wait_clear (&self->wait);
+  gst_rtp_burst_cc_clear (&self->cc);
   TSAN_DESTROY (&self->lock);
   g_mutex_clear (&self->lock);
   TSAN_DESTROY (&self->member_lock);
@@ -376,8 +385,11 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       gst_rtp_burst_pay_info_reset (&self->pay_info);
       self->playing = FALSE;
       gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
+      self->config.cc_rate = 0;
       UNLOCK (self);
       MEMBER_UNLOCK (self);
+      if (gst_rtp_burst_cc_start (&self->cc))
+        g_object_notify (G_OBJECT (self), "estimated-bitrate");
       no_preroll = TRUE;
       break;
     case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
@@ -478,6 +490,7 @@ get_stats (GstRtpBurstPace * self)
 
   s = gst_rtp_burst_stats_from_stream (&stats, invalid, priority);
   gst_rtp_burst_pay_info_add_stats (&pay_info, s);
+  gst_rtp_burst_cc_add_stats (&self->cc, s);
   return s;
 }
 
@@ -497,6 +510,8 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
     set_group_max_rate (self, value);
     return;
   }
+  if (gst_rtp_burst_cc_set_property (&self->cc, prop_id, value))
+    return;
 
   LOCK (self);
   if (gst_rtp_burst_config_set (&self->config, prop_id, value)) {
@@ -546,6 +561,8 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
     g_value_take_boxed (value, get_stats (self));
     return;
   }
+  if (gst_rtp_burst_cc_get_property (&self->cc, prop_id, value))
+    return;
 
   LOCK (self);
   if (gst_rtp_burst_config_get (&self->config, prop_id, value)) {

@@ -113,6 +113,25 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
   [GST_RTP_BURST_STAT_KEY_UNIT_REQUESTS] = {"key-unit-requests",
         G_TYPE_UINT64,
       "force-key-unit events sent upstream"},
+  [GST_RTP_BURST_STAT_ESTIMATED_BITRATE] = {"estimated-bitrate",
+        G_TYPE_UINT64,
+      "the congestion controller's rate (property congestion-control), the "
+        "rate cap it sets, bit/s; 0 = none, or no feedback yet"},
+  [GST_RTP_BURST_STAT_CC_FEEDBACK_REPORTS] = {"cc-feedback-reports",
+        G_TYPE_UINT64,
+      "transport-wide congestion control reports (rtpbin's RTPTWCCPackets "
+        "events) given to the controller"},
+  [GST_RTP_BURST_STAT_CC_FEEDBACK_PACKETS] = {"cc-feedback-packets",
+        G_TYPE_UINT64,
+      "packets those reports covered, received or lost (a packet reported "
+        "twice counts twice)"},
+  [GST_RTP_BURST_STAT_CC_LOST_PACKETS] = {"cc-lost-packets", G_TYPE_UINT64,
+      "packets the receiver reported lost, each counted once"},
+  [GST_RTP_BURST_STAT_CC_INVALID_FEEDBACK] = {"cc-invalid-feedback",
+        G_TYPE_UINT64,
+      "RTPTWCCPackets events ignored: no list of packets, an empty one, or "
+        "a packet without seqnum, size (guint), local-ts, remote-ts (guint64) "
+        "or lost (gboolean)"},
   [GST_RTP_BURST_STAT_REALTIME_PRIORITY] = {"realtime-priority", G_TYPE_INT,
       "the SCHED_FIFO priority the releasing thread runs at now; 0 = not "
         "set by the element (property 0, or refused)"},

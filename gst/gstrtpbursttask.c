@@ -144,7 +144,7 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
   GstRtpBurstOut out;
   GstBuffer *last;
   GstFlowReturn ret;
-  guint64 end;
+  guint64 end = RTP_BURST_TIME_NONE;
 
   TSAN_ACQUIRE (self);
   LOCK (self);
@@ -186,6 +186,8 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
     gst_rtp_burst_pace_wake_upstream_locked (self);
   UNLOCK (self);
   gst_rtp_burst_pace_post_pending (self);
+  /* a warning if no congestion control feedback comes */
+  gst_rtp_burst_cc_pushed (&self->cc, GST_ELEMENT_CAST (self), end);
   return;
 
 out_flushing:

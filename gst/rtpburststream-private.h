@@ -135,19 +135,25 @@ reset_head (RtpBurstStream * s)
 static inline gboolean
 rate_cap_enabled (const RtpBurstStream * s)
 {
-  return s->config->max_rate > 0 || s->config->max_rate_factor > 0.0;
+  return s->config->max_rate > 0 || s->config->max_rate_factor > 0.0 ||
+      s->config->cc_rate > 0;
 }
 
-/* The peak-rate cap in use now, bit/s; 0 = none (yet). */
+/* The peak-rate cap in use now, bit/s; 0 = none (yet): the lower of
+ * max_rate (else max_rate_factor's) and the congestion controller's. */
 static inline guint64
 max_rate (const RtpBurstStream * s)
 {
+  guint64 cap = 0;
+
   if (s->config->max_rate > 0)
-    return s->config->max_rate;
-  if (s->config->max_rate_factor > 0.0)
-    return (guint64) (s->config->max_rate_factor *
+    cap = s->config->max_rate;
+  else if (s->config->max_rate_factor > 0.0)
+    cap = (guint64) (s->config->max_rate_factor *
         (gdouble) rtp_burst_rate_meter_get (&s->rate_meter, s->period));
-  return 0;
+  if (s->config->cc_rate > 0 && (cap == 0 || s->config->cc_rate < cap))
+    cap = s->config->cc_rate;
+  return cap;
 }
 
 G_END_DECLS

@@ -83,6 +83,8 @@ typedef struct
   gboolean pace;                /* FALSE: packets leave as they come */
   guint64 group_max_rate;       /* the group's aggregate, bit/s; 0: none */
   guint priority;               /* on the group's rate (rtpburstgroup.h) */
+  guint64 cc_rate;              /* a congestion controller's rate, bit/s,
+                                 * capping with max_rate; 0: none */
 } RtpBurstStreamConfig;
 
 typedef struct _RtpBurstStream RtpBurstStream;

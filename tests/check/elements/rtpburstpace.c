@@ -1409,11 +1409,17 @@ GST_START_TEST (test_property_mutable_flags)
      * by the payloader it is passed on to) */
     {"group", GST_PARAM_MUTABLE_READY},
     {"seqnum-offset", GST_PARAM_MUTABLE_READY},
+    /* the congestion controller, made from READY to PAUSED */
+    {"congestion-control", GST_PARAM_MUTABLE_READY},
+    {"min-bitrate", GST_PARAM_MUTABLE_READY},
+    {"max-bitrate", GST_PARAM_MUTABLE_READY},
+    {"start-bitrate", GST_PARAM_MUTABLE_READY},
     /* read-only */
     {"stats", 0},
     {"pt", 0},
     {"seqnum", 0},
     {"timestamp", 0},
+    {"estimated-bitrate", 0},
   };
   const GParamFlags any_mutable = GST_PARAM_MUTABLE_READY |
       GST_PARAM_MUTABLE_PAUSED | GST_PARAM_MUTABLE_PLAYING;
