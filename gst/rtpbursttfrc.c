@@ -291,7 +291,8 @@ update_x (RtpBurstTfrc * t, guint64 now)
   t->x = clamp_x (t, t->x);
 }
 
-/* The nofeedback timer's next deadline: max (4R, 2s/X) (4.3 step 3). */
+/* The nofeedback timer's next deadline: max (4R, 2s/X) (4.3 step 3), at
+ * least 1 ns (R = 0 and 2s/X below 1 ns would make it expire at once). */
 static void
 restart_timer (RtpBurstTfrc * t, guint64 now)
 {
@@ -302,6 +303,7 @@ restart_timer (RtpBurstTfrc * t, guint64 now)
 
     rto = MAX (4 * t->rtt, two_s >= (gdouble) MAX_RTT ? MAX_RTT :
         (guint64) two_s);
+    rto = MAX (rto, 1);
   }
   t->deadline = sat_add (now, rto);
   t->sent_since_timer = 0;

@@ -414,6 +414,115 @@ STREAM_SEEDS = {
 }
 
 
+# --- fuzz_cc ---------------------------------------------------------------
+
+(C_REPORT, C_EMPTY_REPORT, C_SENT, C_TICK, C_ADVANCE) = range(5)
+
+
+def c_packet(send_us=5000, lost=False, owd_us=0, seq_step=0):
+    """One packet: seq +1 (seq_step 0) or +1 + seq_step (a gap), or
+    - (-seq_step) (repeat, reorder); sent send_us after the previous;
+    the one-way delay changed by owd_us; 1200 bytes."""
+    f = 4 if lost else 0
+    if seq_step > 0:
+        f |= 1
+    elif seq_step < 0:
+        f |= 2
+    if owd_us > 0:
+        f |= 1 << 5
+    elif owd_us < 0:
+        f |= 2 << 5
+    b = u8(f)
+    if seq_step > 0:
+        b += u8(seq_step - 1)
+    elif seq_step < 0:
+        b += u8(-seq_step)
+    b += u16(send_us)
+    if owd_us:
+        b += u16(abs(owd_us))
+    return b
+
+
+def c_report(packets, after_ms=50, rtt_ms=100):
+    """A report of the packets, at after_ms after the newest send, with the
+    round trip rtt_ms (None: unknown)."""
+    rtt = u8(0) if rtt_ms is None else u8(2) + u16(rtt_ms * 10)
+    return (u8(C_REPORT) + u8(len(packets)) + b''.join(packets) + u8(0) +
+            u16(after_ms * 100) + rtt)
+
+
+def c_steady(n=20, **kw):
+    return c_report([c_packet() for _ in range(n)], **kw)
+
+
+def c_sent(nbytes, after_ms=0):
+    return u8(C_SENT) + u8(0) + u16(nbytes) + u8(0) + u16(after_ms * 100)
+
+
+def c_tick(at_ms):
+    """tick () at an absolute time (the sender's clock starts at 1 s)"""
+    return u8(C_TICK) + u8(2) + t_ms(at_ms)
+
+
+def c_advance(ms): return u8(C_ADVANCE) + u16(ms)
+
+
+# GCC: unit byte even, then the start, min and max rates (selector < 200:
+# the table in fuzz_cc.c: 0, 1, 100k, 1M, 6M, 1G, the limit, G_MAXUINT64)
+def gcc_header(start=3, lo=0, hi=0):
+    return u8(0) + u8(start) + u8(lo) + u8(hi)
+
+
+# TFRC: unit byte odd, segment size (selector 3: 1200), min, max, start
+def tfrc_header(size=3, lo=0, hi=0, start=0):
+    return u8(1) + u8(size) + u8(lo) + u8(hi) + u8(start)
+
+
+CC_SEEDS = {
+    # 4 s of 1200-byte packets every 5 ms (1.92 Mbit/s), 100 ms reports
+    'gcc-steady': gcc_header() + b''.join(c_steady() for _ in range(40)),
+    # a queue builds (1 ms more per packet), then drains
+    'gcc-overuse': gcc_header(start=4) +
+    b''.join(c_steady() for _ in range(10)) +
+    b''.join(c_report([c_packet(owd_us=1000) for _ in range(20)])
+             for _ in range(10)) +
+    b''.join(c_report([c_packet(owd_us=-2000) for _ in range(10)] +
+                      [c_packet() for _ in range(10)]) for _ in range(5)) +
+    b''.join(c_steady() for _ in range(20)),
+    # 20 % lost, then none; repeats and reordering; rtt unknown
+    'gcc-loss': gcc_header(start=4, lo=2, hi=4) +
+    b''.join(c_report([c_packet(lost=(i % 5 == 4)) for i in range(20)])
+             for _ in range(10)) +
+    b''.join(c_report([c_packet(seq_step=-3), c_packet(seq_step=4)] +
+                      [c_packet() for _ in range(18)], rtt_ms=None)
+             for _ in range(10)) +
+    u8(C_EMPTY_REPORT) + u8(0) + u16(100) + u8(1),
+    # TFRC: sending, feedback every 100 ms, slow start, then losses
+    'tfrc-slow-start': tfrc_header() +
+    b''.join(c_sent(24000) + c_steady() for _ in range(10)) +
+    b''.join(c_sent(24000) +
+             c_report([c_packet(lost=(i == 7)) for i in range(20)])
+             for _ in range(10)),
+    # TFRC: the nofeedback timer, before any feedback and after
+    'tfrc-nofeedback': tfrc_header(lo=2, hi=5) + c_sent(1200) +
+    c_tick(2000) + c_tick(3100) + c_advance(3000) + c_sent(1200) +
+    c_steady() + c_tick(4200) + c_tick(4600) + c_tick(5100) + c_tick(9000),
+    # TFRC: data-limited (little sent), losses, no round trip given
+    'tfrc-data-limited': tfrc_header(start=3) +
+    b''.join(c_sent(100) + c_report([c_packet(lost=(i == 3))
+                                     for i in range(10)], rtt_ms=None)
+             for _ in range(10)) + c_tick(3000),
+}
+
+CC_CRASHES = {
+    # TFRC at its ceiling (start rate G_MAXUINT64, no max_rate), feedback
+    # with R = 0: the nofeedback deadline was that same instant (2s/X
+    # truncated to 0 ns), so a tick () then halved X at once
+    'cc-tfrc-nofeedback-now': tfrc_header(start=7) + u8(C_EMPTY_REPORT) +
+    u8(3) + u8(1) + u8(C_TICK) + u8(3),
+}
+
+
 def write(directory, files):
     os.makedirs(directory, exist_ok=True)
     for name, data in sorted(files.items()):
@@ -427,11 +536,13 @@ def main():
     write(os.path.join(HERE, 'corpus', 'fuzz_group'), GROUP_SEEDS)
     write(os.path.join(HERE, 'corpus', 'fuzz_repair'), REPAIR_SEEDS)
     write(os.path.join(HERE, 'corpus', 'fuzz_stream'), STREAM_SEEDS)
+    write(os.path.join(HERE, 'corpus', 'fuzz_cc'), CC_SEEDS)
     write(os.path.join(HERE, 'crashes'), ELEMENT_CRASHES)
     write(os.path.join(HERE, 'crashes'), SCHEDULE_CRASHES)
+    write(os.path.join(HERE, 'crashes'), CC_CRASHES)
     n = sum(map(len, (ELEMENT_SEEDS, SCHEDULE_SEEDS, GROUP_SEEDS, REPAIR_SEEDS,
-                      STREAM_SEEDS, ELEMENT_CRASHES,
-                      SCHEDULE_CRASHES)))
+                      STREAM_SEEDS, CC_SEEDS, ELEMENT_CRASHES,
+                      SCHEDULE_CRASHES, CC_CRASHES)))
     print('make-corpus: wrote %d files under %s' % (n, HERE))
 
 

@@ -634,6 +634,35 @@ GST_START_TEST (test_tfrc_guards)
 
 GST_END_TEST;
 
+/* R = 0 (an RTCP round trip below its 1/65536 s resolution) at a rate
+ * where 2s/X is below 1 ns: the nofeedback timer set by feedback must not
+ * expire at that same instant, nor halve X again and again there. */
+GST_START_TEST (test_tfrc_nofeedback_zero_rtt)
+{
+  RtpBurstTfrcReport r;
+  RtpBurstTfrc *t;
+  guint64 x;
+
+  /* no max_rate: X starts at its ceiling, 800 Tbit/s */
+  t = tfrc_new (1200, G_MAXUINT64);
+  rtp_burst_tfrc_on_feedback (t, NULL, 0, 1000 * MS, 0);
+  r = report (t);
+  fail_unless_equals_uint64 (r.rtt, 0);
+  x = r.x;
+  /* 2s/X below 1 ns: X above 19.2 Tbit/s */
+  fail_unless (x > G_GUINT64_CONSTANT (19200000000000));
+  fail_unless (r.nofeedback_deadline > 1000 * MS,
+      "deadline %" G_GUINT64_FORMAT " not after the feedback",
+      r.nofeedback_deadline);
+  rtp_burst_tfrc_tick (t, 1000 * MS);
+  rtp_burst_tfrc_tick (t, 1000 * MS);
+  fail_unless_equals_uint64 (rtp_burst_tfrc_rate (t), x);
+  fail_unless_equals_uint64 (report (t).nofeedback_expiries, 0);
+  rtp_burst_tfrc_free (t);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpbursttfrc_suite (void)
 {
@@ -652,6 +681,7 @@ rtpbursttfrc_suite (void)
   tcase_add_test (tc, test_tfrc_data_limited);
   tcase_add_test (tc, test_tfrc_voip);
   tcase_add_test (tc, test_tfrc_guards);
+  tcase_add_test (tc, test_tfrc_nofeedback_zero_rtt);
   return s;
 }
 
