@@ -551,7 +551,9 @@ rtp_burst_tfrc_tick (RtpBurstTfrc * t, guint64 now)
 guint64
 rtp_burst_tfrc_rate (const RtpBurstTfrc * t)
 {
-  return to_bits (t->x);
+  /* never 0, which callers read as "no rate": s / t_mbi of a tiny
+   * segment rounds to it */
+  return MAX (to_bits (t->x), 1);
 }
 
 void
@@ -560,7 +562,7 @@ rtp_burst_tfrc_report (const RtpBurstTfrc * t, RtpBurstTfrcReport * out)
   guint i;
 
   memset (out, 0, sizeof (*out));
-  out->x = to_bits (t->x);
+  out->x = rtp_burst_tfrc_rate (t);
   out->p = t->p;
   out->rtt = t->rtt;
   out->x_recv = to_bits (t->x_recv);

@@ -116,7 +116,7 @@ void     rtp_burst_tfrc_on_sent  (RtpBurstTfrc * t, guint64 bytes,
  * else does nothing. */
 void     rtp_burst_tfrc_tick     (RtpBurstTfrc * t, guint64 now);
 
-/* The allowed sending rate X, bit/s. */
+/* The allowed sending rate X, bit/s; at least 1. */
 guint64  rtp_burst_tfrc_rate     (const RtpBurstTfrc * t);
 void     rtp_burst_tfrc_report   (const RtpBurstTfrc * t,
                                   RtpBurstTfrcReport * out);

@@ -620,6 +620,19 @@ GST_START_TEST (test_tfrc_guards)
   fail_unless (r.rtt <= 60000 * MS);
   rtp_burst_tfrc_free (t);
 
+  /* a segment of 1 byte: s / t_mbi is 0.125 bit/s, but the rate is never
+   * 0 (read as "no rate" by a caller) */
+  {
+    RtpBurstTfrcConfig tiny = { 1, 0, 0, 1 };
+
+    t = rtp_burst_tfrc_new (&tiny);
+    rtp_burst_tfrc_on_sent (t, 1, 0);
+    rtp_burst_tfrc_tick (t, 2000 * MS);
+    rtp_burst_tfrc_tick (t, 4000 * MS);
+    fail_unless_equals_uint64 (rtp_burst_tfrc_rate (t), 1);
+    rtp_burst_tfrc_free (t);
+  }
+
   /* min and max rate bound X: the start rate above max */
   t = rtp_burst_tfrc_new (&bounded);
   fail_unless_equals_uint64 (rtp_burst_tfrc_rate (t), 500000);
