@@ -40,7 +40,10 @@
 # Which of scripts/run-tests.sh's runs belong in this check, and why:
 # - plain `meson test`, all suites (Check suites, benchmark smoke runs, the
 #   senders on loopback: udpsink, RTSP server, rtpbin, webrtcbin; the
-#   testbed in network namespaces): yes.  This is the element against the
+#   testbed in network namespaces) but 'source': yes.  The suite 'source'
+#   checks the source tree with Debian 12's tools (GNU indent 2.2.12,
+#   GStreamer 1.22's plugin docs cache format), the same on any GStreamer;
+#   scripts/run-tests.sh runs it on the host.  This is the element against the
 #   newer GStreamer's core and base libraries and, in real pipelines, its
 #   plugins.  A skipped test fails the check (see step below).
 # - `meson test --setup valgrind` (Check suites): yes.  Ownership and
@@ -359,9 +362,9 @@ count() {
 if step "setup.sh -Dwerror=true (packages, build)" "" "$C.setup.log" \
      bash scripts/setup.sh -Dwerror=true; then
   step "meson test" testlog.txt "" \
-    meson test -C build --print-errorlogs "${tests[@]}"
+    meson test -C build --print-errorlogs --no-suite source "${tests[@]}"
   vg=(meson test -C build --setup valgrind --no-suite bench
-      --no-suite testbed --no-suite senders --no-suite docs)
+      --no-suite testbed --no-suite senders --no-suite docs --no-suite source)
   # Named tests: only those of the valgrind run's suites (newer meson fails
   # on a name that its suite options exclude).
   vg_tests=()
