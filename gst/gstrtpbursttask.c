@@ -99,7 +99,11 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next,
       return FALSE;
     now->playing = self->playing;
     rtp_burst_stream_next (self->stream, now, next);
-    gst_rtp_burst_log_next (GST_OBJECT_CAST (self), next, now->now);
+    /* the decision is logged at LOG, a frame's plan at DEBUG: nothing to
+     * format below that (one test instead of a call per decision) */
+    if (G_UNLIKELY (gst_debug_category_get_threshold (GST_CAT_DEFAULT) >=
+            GST_LEVEL_DEBUG))
+      gst_rtp_burst_log_next (GST_OBJECT_CAST (self), next, now->now);
 
     switch (next->kind) {
       case RTP_BURST_NEXT_WAIT_DATA:
