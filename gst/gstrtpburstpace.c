@@ -58,10 +58,10 @@
  * Repair packets (a payload type other than the caps' `payload`, such as
  * rtprtxsend's retransmissions behind rtpbin) are spread between the
  * media's slots, none later than one frame period after they came, and
- * counted in the `repair-*` stats (#GstRtpBurstPace:pace-repair;
+ * counted in the `repair-*` stats (#GstRtpBurstPace:pace-other-payloads;
  * docs/algorithm.md, "Repair packets").  Streams that share a link can
  * share one schedule and a rate (#GstRtpBurstPace:group,
- * #GstRtpBurstPace:group-max-rate, #GstRtpBurstPace:priority).
+ * #GstRtpBurstPace:group-max-rate, #GstRtpBurstPace:group-priority).
  *
  * Before rtpbin, with #GstRtpBurstPace:congestion-control, the receiver's
  * transport-wide congestion control feedback (the `RTPTWCCPackets` events
@@ -499,6 +499,17 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (object);
+  guint id;
+
+  /* a deprecated old name: set the property it was renamed to, and say so
+   * to those who listen to the new name */
+  id = gst_rtp_burst_props_renamed (object, prop_id, &pspec,
+      &self->old_names_warned);
+  if (id != prop_id) {
+    gst_rtp_burst_pace_set_property (object, id, value, pspec);
+    g_object_notify_by_pspec (object, pspec);
+    return;
+  }
 
   /* the payloader's own properties: set on it, without the lock */
   if (prop_id >= PROP_PAY_FIRST && prop_id < PROP_STATS) {
@@ -551,6 +562,10 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (object);
+
+  /* a deprecated old name: the value of the property it was renamed to */
+  prop_id = gst_rtp_burst_props_renamed (object, prop_id, &pspec,
+      &self->old_names_warned);
 
   if (prop_id >= PROP_PAY_FIRST && prop_id < PROP_STATS) {
     gst_rtp_burst_pay_compat_get (&self->pay_info, &self->lock, self->sinkpad,
