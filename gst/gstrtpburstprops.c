@@ -73,15 +73,19 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
   /**
    * GstRtpBurstPace:burst-size:
    *
-   * b: the number of packets released together in one slot.  1 spreads
-   * every packet (the paper finds 1 the most TCP-tolerant); larger values
-   * make fewer, longer slots.
+   * b: the number of packets released together in one slot.  1 (the
+   * default) gives every packet a slot of its own; larger values make
+   * fewer, longer slots of several packets, pushed as one buffer list.
+   * Where the slots would be shorter than
+   * #GstRtpBurstPace:min-slot-duration the element raises the burst size
+   * of that frame (stats `effective-burst-size`).
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_BURST_SIZE,
       g_param_spec_uint ("burst-size", "Burst size",
-          "Packets per slot (b); the last slot of a frame may carry fewer",
+          "Packets per slot (b; 1 = one packet per slot); the last slot of "
+          "a frame may carry fewer",
           1, G_MAXINT, DEFAULT_BURST_SIZE,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -185,17 +189,22 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * shorter slots (raw video at high packet rates), the element raises the
    * burst size of that frame until its slots are at least this long,
    * instead of scheduling waits the timer cannot meet; the frame still
-   * spreads over duty·ΔT.  0 (default) is automatic: twice the median
-   * wake-up lateness of the last 64 clock waits, within 50 µs … 1 ms
-   * (100 µs until measured).  1 turns the minimum off.
+   * spreads over duty·ΔT.
+   *
+   * 0 (the default) is automatic: twice the median wake-up lateness of the
+   * element's clock waits, taken anew over each 64 waits, kept within
+   * 50 µs … 1 ms, and 100 µs until the first 64.  Any other value is a
+   * fixed minimum, so 1 (1 ns, shorter than any slot) means no minimum:
+   * every slot keeps #GstRtpBurstPace:burst-size packets and a clock wait
+   * of its own, however short.
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MIN_SLOT_DURATION,
       g_param_spec_uint64 ("min-slot-duration", "Minimum slot duration",
           "Shortest slot in ns; shorter slots get more packets each "
-          "(0 = automatic from the measured clock wake-up lateness, "
-          "1 = no minimum)",
+          "(0 = automatic, from the clock's wake-up lateness; "
+          "1 = no minimum, every slot its own wait)",
           0, MAX_MIN_SLOT_DURATION, DEFAULT_MIN_SLOT_DURATION,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -237,8 +246,9 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    */
   g_object_class_install_property (gobject_class, PROP_MAX_RATE,
       g_param_spec_uint64 ("max-rate", "Maximum rate",
-          "Peak-rate cap in bit/s: frames that would leave faster are spread "
-          "beyond their period within max-delay (0 = off)",
+          "Peak-rate cap in bit/s of whole RTP packets: frames that would "
+          "leave faster are spread beyond their period within max-delay "
+          "(0 = off)",
           0, MAX_MAX_RATE, DEFAULT_MAX_RATE,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -247,15 +257,16 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * GstRtpBurstPace:max-rate-factor:
    *
    * Derives the peak-rate cap from the stream: this factor times its mean
-   * bit rate over the last 64 frames (measured once 32 frames were seen).
-   * Used when #GstRtpBurstPace:max-rate is 0; 0 (default) is off.
+   * bit rate over the last 64 frames, from the 32nd frame on (no cap
+   * before).  Used when #GstRtpBurstPace:max-rate is 0; 0 (default) is
+   * off.
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MAX_RATE_FACTOR,
       g_param_spec_double ("max-rate-factor", "Maximum rate factor",
-          "Peak-rate cap as a factor of the stream's measured mean rate, "
-          "used when max-rate is 0 (0 = off)",
+          "Peak-rate cap as a multiple of the stream's mean rate over its "
+          "last 64 frames, used when max-rate is 0 (0 = off)",
           0.0, 1000.0, DEFAULT_MAX_RATE_FACTOR,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -611,7 +622,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
   g_object_class_install_property (gobject_class, PROP_CONGESTION_CONTROL,
       g_param_spec_enum ("congestion-control", "Congestion control",
           "Controller of the rate cap from the receiver's transport-wide "
-          "congestion control feedback (rtpbin's RTPTWCCPackets events)",
+          "congestion control feedback (rtpbin's RTPTWCCPackets events; "
+          "none = the feedback is ignored)",
           GST_TYPE_RTP_BURST_PACE_CONGESTION_CONTROL,
           DEFAULT_CONGESTION_CONTROL,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
