@@ -86,11 +86,20 @@
  *     rtph264pay ! rtpburstpace ! udpsink host=127.0.0.1 port=5000
  * ]| H.264 with the frame period taken from the caps' a-framerate.
  * |[
+ * … ! rtph264pay pt=96 ! rtpburstpace max-rate=6000000 ! \
+ *   rtpbin.send_rtp_sink_0 rtpbin.send_rtp_src_0 ! \
+ *   udpsink host=127.0.0.1 port=5000
+ * ]| Before rtpbin, with a rate cap of 1.5 times the encoder's bit rate:
+ * the placement to use with rtprtxsend as rtpbin's aux sender, which kept
+ * more frames intact on the project's testbed (docs/senders.md).
+ * |[
  * … ! rtph264pay pt=96 ! rtpbin.send_rtp_sink_0 \
- *   rtpbin.send_rtp_src_0 ! rtpburstpace ! udpsink host=127.0.0.1 port=5000
- * ]| Behind rtpbin with rtprtxsend as its aux sender: the retransmissions
- * are spread between the media's slots (examples/videorecipes.py,
- * recipe paced-rtx-behind).
+ *   rtpbin.send_rtp_src_0 ! rtpburstpace ! \
+ *   udpsink host=127.0.0.1 port=5000 sync=false
+ * ]| Behind rtpbin the element also sees rtprtxsend's retransmissions and
+ * spreads them between the media's slots
+ * (#GstRtpBurstPace:pace-other-payloads; examples/videorecipes.py, recipe
+ * paced-rtx-behind).
  * |[
  * ( videotestsrc is-live=true ! x264enc tune=zerolatency ! \
  *     rtph264pay pt=96 ! rtpburstpace name=pay0 )
