@@ -17,5 +17,5 @@ exec gst-launch-1.0 -q \
   udpsink host="$HOST" port=5004 \
   videotestsrc is-live=true num-buffers=$FRAMES pattern=smpte ! $CAM ! \
   rtpburstpace name=cam2 group=cams group-max-rate=4000000 \
-    max-rate=3000000 max-latency=40000000 overload=drop ! \
+    max-rate=3000000 max-delay=40000000 overload=drop ! \
   udpsink host="$HOST" port=5006

@@ -117,7 +117,7 @@ DEFAULT_SOURCE = (
 #: 0.9 frame period (~8 Mbit/s) and the two B-frames after it carry a few
 #: packets.  Capped, a P-frame runs on into the B-frames' periods (~50 ms)
 #: and a keyframe of 35-60 packets over 56-96 ms, within the element's
-#: default max-latency (100 ms).  A source at another bit rate wants its own
+#: default max-delay (100 ms).  A source at another bit rate wants its own
 #: cap (or max-rate-factor, which measures the stream but starts only after
 #: 32 frames, i.e. not for the first keyframe).
 CAP_PROPS = "max-rate=6000000"
@@ -192,7 +192,7 @@ RTX_SENDER_RTCP_INTERVAL_MS = 200
 #: trip it measures (rtx_latency_ms): a packet's retransmission must be able
 #: to arrive within it.  What a loss costs before its first request:
 #: RTX_LATENCY_SENDER_MS, the latest a packet held to the sender's rate cap
-#: leaves after its frame's time (rtpburstpace's default max-latency), and
+#: leaves after its frame's time (rtpburstpace's default max-delay), and
 #: RTX_LATENCY_DETECT_MS, rtpjitterbuffer's automatic rtx-delay (half the
 #: packet spacing, which for video is the frame period: 20 ms at 25 fps);
 #: then RTX_LATENCY_ROUNDS retransmission round trips as rtpjitterbuffer
@@ -608,9 +608,9 @@ def _recipes():
                     "quarter where the round trip is long (ratecontrol.py)")))
         if mode == "paced":
             add(Recipe("%s-rtx-behind-pass" % mode, paced, True,
-                       ((props + " ") if props else "") + "pace-repair=false", "rtx",
+                       ((props + " ") if props else "") + "pace-other-payloads=false", "rtx",
                        0, 0, 0, 2 * BASE_LATENCY_MS, "%s; %s, passed on as they come"
-                       % (behind.replace("rtpburstpace", "rtpburstpace pace-repair=false"),
+                       % (behind.replace("rtpburstpace", "rtpburstpace pace-other-payloads=false"),
                           rtx)))
     return table
 

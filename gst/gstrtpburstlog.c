@@ -61,7 +61,7 @@ log_started (GstObject * obj, const RtpBurstStarted * st)
       RT_ARGS (st->slot_duration), RT_ARGS (st->first_slot),
       RT_ARGS (st->span), st->catch_up ? ", catching up" : "",
       st->spread ? ", spread by max-rate" : "",
-      st->compressed ? ", compressed to max-latency" : "",
+      st->compressed ? ", compressed to max-delay" : "",
       placement (st->group), RT_ARGS (st->phase));
 }
 

@@ -41,6 +41,8 @@ gst_rtp_burst_post_frame_dropped (GstElement * element, GstPad * sinkpad,
   GST_INFO_OBJECT (element, "dropped frame %u of %u packets: its last slot "
       "would be %" GST_TIME_FORMAT " after it was due", d->rtptime,
       d->packets, GST_TIME_ARGS (d->backlog));
+  /* max-latency: the max-delay in force, under the property's old name,
+   * which applications may read */
   s = gst_structure_new ("rtpburstpace-frame-dropped",
       "rtptime", G_TYPE_UINT, d->rtptime,
       "packets", G_TYPE_UINT, d->packets,

@@ -101,6 +101,10 @@ struct _GstRtpBurstPace
 
   GstRtpBurstInvalid invalid;   /* packets that are not RTP */
 
+  /* the deprecated old property names this element was warned about, a
+   * bit each (gst_rtp_burst_props_renamed); atomic, not under lock */
+  guint old_names_warned;
+
   /* congestion control from TWCC feedback (gstrtpburstcc.h): not guarded
    * by lock but by its own, taken before lock when it sets config.cc_rate;
    * never taken by the task */

@@ -58,10 +58,10 @@
  * Repair packets (a payload type other than the caps' `payload`, such as
  * rtprtxsend's retransmissions behind rtpbin) are spread between the
  * media's slots, none later than one frame period after they came, and
- * counted in the `repair-*` stats (#GstRtpBurstPace:pace-repair;
+ * counted in the `repair-*` stats (#GstRtpBurstPace:pace-other-payloads;
  * docs/algorithm.md, "Repair packets").  Streams that share a link can
  * share one schedule and a rate (#GstRtpBurstPace:group,
- * #GstRtpBurstPace:group-max-rate, #GstRtpBurstPace:priority).
+ * #GstRtpBurstPace:group-max-rate, #GstRtpBurstPace:group-priority).
  *
  * Before rtpbin, with #GstRtpBurstPace:congestion-control, the receiver's
  * transport-wide congestion control feedback (the `RTPTWCCPackets` events
@@ -86,11 +86,20 @@
  *     rtph264pay ! rtpburstpace ! udpsink host=127.0.0.1 port=5000
  * ]| H.264 with the frame period taken from the caps' a-framerate.
  * |[
+ * … ! rtph264pay pt=96 ! rtpburstpace max-rate=6000000 ! \
+ *   rtpbin.send_rtp_sink_0 rtpbin.send_rtp_src_0 ! \
+ *   udpsink host=127.0.0.1 port=5000
+ * ]| Before rtpbin, with a rate cap of 1.5 times the encoder's bit rate:
+ * the placement to use with rtprtxsend as rtpbin's aux sender, which kept
+ * more frames intact on the project's testbed (docs/senders.md).
+ * |[
  * … ! rtph264pay pt=96 ! rtpbin.send_rtp_sink_0 \
- *   rtpbin.send_rtp_src_0 ! rtpburstpace ! udpsink host=127.0.0.1 port=5000
- * ]| Behind rtpbin with rtprtxsend as its aux sender: the retransmissions
- * are spread between the media's slots (examples/videorecipes.py,
- * recipe paced-rtx-behind).
+ *   rtpbin.send_rtp_src_0 ! rtpburstpace ! \
+ *   udpsink host=127.0.0.1 port=5000 sync=false
+ * ]| Behind rtpbin the element also sees rtprtxsend's retransmissions and
+ * spreads them between the media's slots
+ * (#GstRtpBurstPace:pace-other-payloads; examples/videorecipes.py, recipe
+ * paced-rtx-behind).
  * |[
  * ( videotestsrc is-live=true ! x264enc tune=zerolatency ! \
  *     rtph264pay pt=96 ! rtpburstpace name=pay0 )
@@ -499,6 +508,17 @@ gst_rtp_burst_pace_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (object);
+  guint id;
+
+  /* a deprecated old name: set the property it was renamed to, and say so
+   * to those who listen to the new name */
+  id = gst_rtp_burst_props_renamed (object, prop_id, &pspec,
+      &self->old_names_warned);
+  if (id != prop_id) {
+    gst_rtp_burst_pace_set_property (object, id, value, pspec);
+    g_object_notify_by_pspec (object, pspec);
+    return;
+  }
 
   /* the payloader's own properties: set on it, without the lock */
   if (prop_id >= PROP_PAY_FIRST && prop_id < PROP_STATS) {
@@ -551,6 +571,10 @@ gst_rtp_burst_pace_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
   GstRtpBurstPace *self = GST_RTP_BURST_PACE (object);
+
+  /* a deprecated old name: the value of the property it was renamed to */
+  prop_id = gst_rtp_burst_props_renamed (object, prop_id, &pspec,
+      &self->old_names_warned);
 
   if (prop_id >= PROP_PAY_FIRST && prop_id < PROP_STATS) {
     gst_rtp_burst_pay_compat_get (&self->pay_info, &self->lock, self->sinkpad,

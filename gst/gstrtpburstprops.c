@@ -25,11 +25,14 @@
 #include "gstrtpburststats.h"
 #include "rtpburstgroup.h"
 
+GST_DEBUG_CATEGORY_EXTERN (rtp_burst_pace_debug);
+#define GST_CAT_DEFAULT rtp_burst_pace_debug
+
 /**
  * GstRtpBurstPaceOverload:
  *
  * What #GstRtpBurstPace:overload does when the rate cap cannot be kept
- * within #GstRtpBurstPace:max-latency: `compress` or `drop`.
+ * within #GstRtpBurstPace:max-delay: `compress` or `drop`.
  *
  * Since: 0.1
  */
@@ -39,7 +42,7 @@ gst_rtp_burst_pace_overload_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {RTP_BURST_OVERLOAD_COMPRESS,
-          "Shorten the slots to meet max-latency (the rate cap yields)",
+          "Shorten the slots to meet max-delay (the rate cap yields)",
         "compress"},
     {RTP_BURST_OVERLOAD_DROP,
           "Drop whole frames not yet started, then ask upstream for a key unit",
@@ -70,15 +73,19 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
   /**
    * GstRtpBurstPace:burst-size:
    *
-   * b: the number of packets released together in one slot.  1 spreads
-   * every packet (the paper finds 1 the most TCP-tolerant); larger values
-   * make fewer, longer slots.
+   * b: the number of packets released together in one slot.  1 (the
+   * default) gives every packet a slot of its own; larger values make
+   * fewer, longer slots of several packets, pushed as one buffer list.
+   * Where the slots would be shorter than
+   * #GstRtpBurstPace:min-slot-duration the element raises the burst size
+   * of that frame (stats `effective-burst-size`).
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_BURST_SIZE,
       g_param_spec_uint ("burst-size", "Burst size",
-          "Packets per slot (b); the last slot of a frame may carry fewer",
+          "Packets per slot (b; 1 = one packet per slot); the last slot of "
+          "a frame may carry fewer",
           1, G_MAXINT, DEFAULT_BURST_SIZE,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -182,17 +189,22 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * shorter slots (raw video at high packet rates), the element raises the
    * burst size of that frame until its slots are at least this long,
    * instead of scheduling waits the timer cannot meet; the frame still
-   * spreads over duty·ΔT.  0 (default) is automatic: twice the median
-   * wake-up lateness of the last 64 clock waits, within 50 µs … 1 ms
-   * (100 µs until measured).  1 turns the minimum off.
+   * spreads over duty·ΔT.
+   *
+   * 0 (the default) is automatic: twice the median wake-up lateness of the
+   * element's clock waits, taken anew over each 64 waits, kept within
+   * 50 µs … 1 ms, and 100 µs until the first 64.  Any other value is a
+   * fixed minimum, so 1 (1 ns, shorter than any slot) means no minimum:
+   * every slot keeps #GstRtpBurstPace:burst-size packets and a clock wait
+   * of its own, however short.
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MIN_SLOT_DURATION,
       g_param_spec_uint64 ("min-slot-duration", "Minimum slot duration",
           "Shortest slot in ns; shorter slots get more packets each "
-          "(0 = automatic from the measured clock wake-up lateness, "
-          "1 = no minimum)",
+          "(0 = automatic, from the clock's wake-up lateness; "
+          "1 = no minimum, every slot its own wait)",
           0, MAX_MIN_SLOT_DURATION, DEFAULT_MIN_SLOT_DURATION,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -227,15 +239,16 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * then leaves faster than a bottleneck drains.  A frame that would be
    * sent faster than the cap is spread over longer than duty·ΔT, into the
    * following periods, with the frames behind it waiting in order, as long
-   * as #GstRtpBurstPace:max-latency allows.  0 (default) is off, the
+   * as #GstRtpBurstPace:max-delay allows.  0 (default) is off, the
    * paper's behaviour, unless #GstRtpBurstPace:max-rate-factor is set.
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MAX_RATE,
       g_param_spec_uint64 ("max-rate", "Maximum rate",
-          "Peak-rate cap in bit/s: frames that would leave faster are spread "
-          "beyond their period within max-latency (0 = off)",
+          "Peak-rate cap in bit/s of whole RTP packets: frames that would "
+          "leave faster are spread beyond their period within max-delay "
+          "(0 = off)",
           0, MAX_MAX_RATE, DEFAULT_MAX_RATE,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -244,42 +257,63 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * GstRtpBurstPace:max-rate-factor:
    *
    * Derives the peak-rate cap from the stream: this factor times its mean
-   * bit rate over the last 64 frames (measured once 32 frames were seen).
-   * Used when #GstRtpBurstPace:max-rate is 0; 0 (default) is off.
+   * bit rate over the last 64 frames, from the 32nd frame on (no cap
+   * before).  Used when #GstRtpBurstPace:max-rate is 0; 0 (default) is
+   * off.
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_MAX_RATE_FACTOR,
       g_param_spec_double ("max-rate-factor", "Maximum rate factor",
-          "Peak-rate cap as a factor of the stream's measured mean rate, "
-          "used when max-rate is 0 (0 = off)",
+          "Peak-rate cap as a multiple of the stream's mean rate over its "
+          "last 64 frames, used when max-rate is 0 (0 = off)",
           0.0, 1000.0, DEFAULT_MAX_RATE_FACTOR,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:max-delay:
+   *
+   * The rate cap's backlog budget, in ns (1 ms … 10 s): with a peak-rate
+   * cap (#GstRtpBurstPace:max-rate, #GstRtpBurstPace:max-rate-factor or
+   * #GstRtpBurstPace:congestion-control), the longest a frame's last packet
+   * may leave after the frame was due (its timestamp, or its arrival if
+   * later).  When the cap would need longer, #GstRtpBurstPace:overload
+   * decides.  Without a cap it changes nothing.  It is not the pipeline's
+   * latency: the element adds nothing to the LATENCY query's minimum, as a
+   * held packet's DTS says when it leaves.  Called max-latency before.
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_DELAY,
+      g_param_spec_uint64 ("max-delay", "Maximum delay",
+          "With a rate cap: the longest a frame's last packet may leave "
+          "after the frame was due, in ns (no effect without a cap)",
+          GST_MSECOND, MAX_MAX_DELAY, DEFAULT_MAX_DELAY,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
 
   /**
    * GstRtpBurstPace:max-latency:
    *
-   * With a peak-rate cap, the latency budget: the longest a frame's last
-   * packet may leave after the frame was due (its timestamp, or its
-   * arrival if later).  When the cap would need longer,
-   * #GstRtpBurstPace:overload decides.  The LATENCY query reports it.
+   * The old name of #GstRtpBurstPace:max-delay: the same value, set and
+   * read.
    *
    * Since: 0.1
+   * Deprecated: 0.1: Use #GstRtpBurstPace:max-delay.
    */
-  g_object_class_install_property (gobject_class, PROP_MAX_LATENCY,
-      g_param_spec_uint64 ("max-latency", "Maximum latency",
-          "With a rate cap: the longest a packet may be held after its frame "
-          "was due, in ns",
-          GST_MSECOND, MAX_MAX_LATENCY, DEFAULT_MAX_LATENCY,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+  g_object_class_install_property (gobject_class, PROP_OLD_MAX_LATENCY,
+      g_param_spec_uint64 ("max-latency", "Maximum latency (deprecated)",
+          "Deprecated name of max-delay (the same value)",
+          GST_MSECOND, MAX_MAX_DELAY, DEFAULT_MAX_DELAY,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_DEPRECATED |
           G_PARAM_STATIC_STRINGS));
 
   /**
    * GstRtpBurstPace:overload:
    *
    * What to do when the rate cap cannot be kept within
-   * #GstRtpBurstPace:max-latency: compress the frame's slots so that its
+   * #GstRtpBurstPace:max-delay: compress the frame's slots so that its
    * last packet is just in budget (the cap yields, nothing is lost), or
    * drop whole frames that have not started (never part of a frame), post
    * an element message `rtpburstpace-frame-dropped` and send a
@@ -290,8 +324,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    */
   g_object_class_install_property (gobject_class, PROP_OVERLOAD,
       g_param_spec_enum ("overload", "Overload",
-          "When the rate cap cannot be kept within max-latency: compress the "
-          "slots or drop whole frames not yet started",
+          "When the rate cap cannot be kept within max-delay: compress the "
+          "slots (the cap yields) or drop whole frames not yet started",
           GST_TYPE_RTP_BURST_PACE_OVERLOAD, DEFAULT_OVERLOAD,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
@@ -424,24 +458,41 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
           G_PARAM_STATIC_STRINGS));
 
   /**
-   * GstRtpBurstPace:pace-repair:
+   * GstRtpBurstPace:pace-other-payloads:
    *
-   * Repair packets — another payload type than the caps' payload, such as
-   * rtprtxsend's retransmissions when the element is behind rtpbin — make
-   * no frames of their own either way.  TRUE (the default): they leave
-   * between the media's slots, at most one per Δt, a backlog spread over
-   * half a frame period (gst/rtpburstrepair.h).  FALSE: they leave as they
-   * come, before the media's next slot.
+   * Packets of any payload type other than the caps' `payload` — repair
+   * packets, such as rtprtxsend's retransmissions when the element is
+   * behind rtpbin — make no frames of their own either way.  TRUE (the
+   * default): they leave between the media's slots, at most one per Δt, a
+   * backlog spread over half a frame period (gst/rtpburstrepair.h).
+   * FALSE: they leave as they come, before the media's next slot.  Called
+   * pace-repair before.
    *
    * Since: 0.1
    */
-  g_object_class_install_property (gobject_class, PROP_PACE_REPAIR,
-      g_param_spec_boolean ("pace-repair", "Pace repair packets",
-          "Spread repair packets (another payload type than the caps' "
-          "payload, e.g. retransmissions) between the media's slots; FALSE: "
-          "pass them on as they come",
-          DEFAULT_PACE_REPAIR,
+  g_object_class_install_property (gobject_class, PROP_PACE_OTHER_PAYLOADS,
+      g_param_spec_boolean ("pace-other-payloads", "Pace other payloads",
+          "Spread packets of another payload type than the caps' payload "
+          "(e.g. retransmissions) between the media's slots (FALSE = pass "
+          "them on as they come)",
+          DEFAULT_PACE_OTHER_PAYLOADS,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:pace-repair:
+   *
+   * The old name of #GstRtpBurstPace:pace-other-payloads: the same value,
+   * set and read.
+   *
+   * Since: 0.1
+   * Deprecated: 0.1: Use #GstRtpBurstPace:pace-other-payloads.
+   */
+  g_object_class_install_property (gobject_class, PROP_OLD_PACE_REPAIR,
+      g_param_spec_boolean ("pace-repair", "Pace repair packets (deprecated)",
+          "Deprecated name of pace-other-payloads (the same value)",
+          DEFAULT_PACE_OTHER_PAYLOADS,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_DEPRECATED |
           G_PARAM_STATIC_STRINGS));
 
   /**
@@ -495,27 +546,46 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
           G_PARAM_STATIC_STRINGS));
 
   /**
-   * GstRtpBurstPace:priority:
+   * GstRtpBurstPace:group-priority:
    *
    * Which of a #GstRtpBurstPace:group's streams leaves first when the
-   * group's #GstRtpBurstPace:group-max-rate has no room for all (0, the
-   * default, is the lowest).  A push of a higher priority is not held
+   * group's #GstRtpBurstPace:group-max-rate has no room for all: 0 (the
+   * default) … 3, 0 the lowest.  A push of a higher priority is not held
    * behind the pushes of lower ones waiting for the link; those wait for it
    * too.  A stream's repair packets rank above its media and below the
    * media of a higher priority; pass-through members (#GstRtpBurstPace:pace
    * FALSE) rank above all.  A push of a lower priority already booked
    * leaves only once the higher one has had its time on the link.  Without
-   * a group rate it changes nothing.
+   * a group rate it changes nothing.  It has nothing to do with the
+   * thread's scheduling (#GstRtpBurstPace:realtime-priority).  Called
+   * priority before.
    *
    * Since: 0.1
    */
-  g_object_class_install_property (gobject_class, PROP_PRIORITY,
-      g_param_spec_uint ("priority", "Priority",
+  g_object_class_install_property (gobject_class, PROP_GROUP_PRIORITY,
+      g_param_spec_uint ("group-priority", "Group priority",
           "Rank of the stream's pushes on the group's rate: higher leaves "
           "first when the link has no room for all (0 = lowest; repair "
-          "packets rank above their media, pass-through streams above all)",
-          0, RTP_BURST_GROUP_PRIORITIES - 1, DEFAULT_PRIORITY,
+          "packets rank above their media, pass-through streams above all; "
+          "no effect without group-max-rate)",
+          0, RTP_BURST_GROUP_PRIORITIES - 1, DEFAULT_GROUP_PRIORITY,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstRtpBurstPace:priority:
+   *
+   * The old name of #GstRtpBurstPace:group-priority: the same value, set
+   * and read.
+   *
+   * Since: 0.1
+   * Deprecated: 0.1: Use #GstRtpBurstPace:group-priority.
+   */
+  g_object_class_install_property (gobject_class, PROP_OLD_PRIORITY,
+      g_param_spec_uint ("priority", "Priority (deprecated)",
+          "Deprecated name of group-priority (the same value)",
+          0, RTP_BURST_GROUP_PRIORITIES - 1, DEFAULT_GROUP_PRIORITY,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_DEPRECATED |
           G_PARAM_STATIC_STRINGS));
 
   /**
@@ -535,7 +605,7 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    * #GstRtpBurstPace:estimated-bitrate, which becomes the stream's rate cap
    * (the lower of it and #GstRtpBurstPace:max-rate, if set): a frame that
    * would leave faster is spread beyond its period, within
-   * #GstRtpBurstPace:max-latency, and #GstRtpBurstPace:overload decides
+   * #GstRtpBurstPace:max-delay, and #GstRtpBurstPace:overload decides
    * beyond, as with max-rate.  Until the first report nothing changes.
    * When the estimate moved by more than 5 % since the last one posted, the
    * element posts an element message `GstRtpBurstPaceBitrate` with the
@@ -552,7 +622,8 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
   g_object_class_install_property (gobject_class, PROP_CONGESTION_CONTROL,
       g_param_spec_enum ("congestion-control", "Congestion control",
           "Controller of the rate cap from the receiver's transport-wide "
-          "congestion control feedback (rtpbin's RTPTWCCPackets events)",
+          "congestion control feedback (rtpbin's RTPTWCCPackets events; "
+          "none = the feedback is ignored)",
           GST_TYPE_RTP_BURST_PACE_CONGESTION_CONTROL,
           DEFAULT_CONGESTION_CONTROL,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
@@ -625,6 +696,38 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
   gst_rtp_burst_pay_compat_install (gobject_class, PROP_PAY_FIRST);
 }
 
+/* The renamed properties: an old name is a second GParamSpec of the same
+ * type, range and default, flagged G_PARAM_DEPRECATED, whose value is the
+ * new property's. */
+static const struct
+{
+  guint old_id, new_id;
+  const gchar *new_name;
+} renamed[] = {
+  {PROP_OLD_MAX_LATENCY, PROP_MAX_DELAY, "max-delay"},
+  {PROP_OLD_PACE_REPAIR, PROP_PACE_OTHER_PAYLOADS, "pace-other-payloads"},
+  {PROP_OLD_PRIORITY, PROP_GROUP_PRIORITY, "group-priority"},
+};
+
+guint
+gst_rtp_burst_props_renamed (GObject * object, guint prop_id,
+    GParamSpec ** pspec, guint * warned)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (renamed); i++) {
+    if (renamed[i].old_id != prop_id)
+      continue;
+    if (!(g_atomic_int_or (warned, 1u << i) & (1u << i)))
+      GST_WARNING_OBJECT (object, "property '%s' is deprecated: it is now "
+          "'%s'", g_param_spec_get_name (*pspec), renamed[i].new_name);
+    *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (object),
+        renamed[i].new_name);
+    return renamed[i].new_id;
+  }
+  return prop_id;
+}
+
 /* The stream keeps a pointer to this config and reads it under the
  * element's lock, so a change reaches the next frame it plans. */
 void
@@ -640,13 +743,13 @@ gst_rtp_burst_config_init (RtpBurstStreamConfig * c)
   c->sync_upstream_latency = DEFAULT_SYNC_UPSTREAM_LATENCY;
   c->max_rate = DEFAULT_MAX_RATE;
   c->max_rate_factor = DEFAULT_MAX_RATE_FACTOR;
-  c->max_latency = DEFAULT_MAX_LATENCY;
+  c->max_latency = DEFAULT_MAX_DELAY;
   c->overload = DEFAULT_OVERLOAD;
   c->auto_margin = DEFAULT_AUTO_MARGIN;
-  c->pace_repair = DEFAULT_PACE_REPAIR;
+  c->pace_repair = DEFAULT_PACE_OTHER_PAYLOADS;
   c->pace = DEFAULT_PACE;
   c->group_max_rate = DEFAULT_GROUP_MAX_RATE;
-  c->priority = DEFAULT_PRIORITY;
+  c->priority = DEFAULT_GROUP_PRIORITY;
   c->cc_rate = 0;
 }
 
@@ -685,7 +788,7 @@ gst_rtp_burst_config_set (RtpBurstStreamConfig * c, guint prop_id,
     case PROP_MAX_RATE_FACTOR:
       c->max_rate_factor = g_value_get_double (value);
       break;
-    case PROP_MAX_LATENCY:
+    case PROP_MAX_DELAY:
       c->max_latency = g_value_get_uint64 (value);
       break;
     case PROP_OVERLOAD:
@@ -694,7 +797,7 @@ gst_rtp_burst_config_set (RtpBurstStreamConfig * c, guint prop_id,
     case PROP_AUTO_MARGIN:
       c->auto_margin = g_value_get_boolean (value);
       break;
-    case PROP_PACE_REPAIR:
+    case PROP_PACE_OTHER_PAYLOADS:
       c->pace_repair = g_value_get_boolean (value);
       break;
     case PROP_PACE:
@@ -703,7 +806,7 @@ gst_rtp_burst_config_set (RtpBurstStreamConfig * c, guint prop_id,
     case PROP_GROUP_MAX_RATE:
       c->group_max_rate = g_value_get_uint64 (value);
       break;
-    case PROP_PRIORITY:
+    case PROP_GROUP_PRIORITY:
       c->priority = g_value_get_uint (value);
       break;
     default:
@@ -747,7 +850,7 @@ gst_rtp_burst_config_get (const RtpBurstStreamConfig * c, guint prop_id,
     case PROP_MAX_RATE_FACTOR:
       g_value_set_double (value, c->max_rate_factor);
       break;
-    case PROP_MAX_LATENCY:
+    case PROP_MAX_DELAY:
       g_value_set_uint64 (value, c->max_latency);
       break;
     case PROP_OVERLOAD:
@@ -756,7 +859,7 @@ gst_rtp_burst_config_get (const RtpBurstStreamConfig * c, guint prop_id,
     case PROP_AUTO_MARGIN:
       g_value_set_boolean (value, c->auto_margin);
       break;
-    case PROP_PACE_REPAIR:
+    case PROP_PACE_OTHER_PAYLOADS:
       g_value_set_boolean (value, c->pace_repair);
       break;
     case PROP_PACE:
@@ -765,7 +868,7 @@ gst_rtp_burst_config_get (const RtpBurstStreamConfig * c, guint prop_id,
     case PROP_GROUP_MAX_RATE:
       g_value_set_uint64 (value, c->group_max_rate);
       break;
-    case PROP_PRIORITY:
+    case PROP_GROUP_PRIORITY:
       g_value_set_uint (value, c->priority);
       break;
     default:

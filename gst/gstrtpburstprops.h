@@ -45,15 +45,15 @@ G_BEGIN_DECLS
 #define DEFAULT_SYNC_UPSTREAM_LATENCY FALSE
 #define DEFAULT_MAX_RATE      0
 #define DEFAULT_MAX_RATE_FACTOR 0.0
-#define DEFAULT_MAX_LATENCY   (100 * GST_MSECOND)
+#define DEFAULT_MAX_DELAY     (100 * GST_MSECOND)
 #define DEFAULT_OVERLOAD      RTP_BURST_OVERLOAD_COMPRESS
 #define DEFAULT_TIMER_SLACK   1000
 #define DEFAULT_REALTIME_PRIORITY 0
 #define DEFAULT_AUTO_MARGIN   TRUE
-#define DEFAULT_PACE_REPAIR   TRUE
+#define DEFAULT_PACE_OTHER_PAYLOADS TRUE
 #define DEFAULT_PACE          TRUE
 #define DEFAULT_GROUP_MAX_RATE 0
-#define DEFAULT_PRIORITY      0
+#define DEFAULT_GROUP_PRIORITY 0
 #define DEFAULT_CONGESTION_CONTROL GST_RTP_BURST_PACE_CONGESTION_CONTROL_NONE
 #define DEFAULT_MIN_BITRATE   100000
 #define DEFAULT_MAX_BITRATE   0
@@ -61,7 +61,7 @@ G_BEGIN_DECLS
 #define MAX_REALTIME_PRIORITY 99
 /* 100 Gbit/s */
 #define MAX_MAX_RATE          (G_GUINT64_CONSTANT (100000000000))
-#define MAX_MAX_LATENCY       (10 * GST_SECOND)
+#define MAX_MAX_DELAY         (10 * GST_SECOND)
 #define MAX_MIN_SLOT_DURATION (GST_SECOND)
 
 #define MAX_SLOT_JITTER       0.5
@@ -80,16 +80,16 @@ enum
   PROP_SYNC_UPSTREAM_LATENCY,
   PROP_MAX_RATE,
   PROP_MAX_RATE_FACTOR,
-  PROP_MAX_LATENCY,
+  PROP_MAX_DELAY,
   PROP_OVERLOAD,
   PROP_TIMER_SLACK,
   PROP_REALTIME_PRIORITY,
   PROP_AUTO_MARGIN,
   PROP_GROUP,
-  PROP_PACE_REPAIR,
+  PROP_PACE_OTHER_PAYLOADS,
   PROP_PACE,
   PROP_GROUP_MAX_RATE,
-  PROP_PRIORITY,
+  PROP_GROUP_PRIORITY,
   PROP_CONGESTION_CONTROL,
   PROP_MIN_BITRATE,
   PROP_MAX_BITRATE,
@@ -97,6 +97,11 @@ enum
   PROP_ESTIMATED_BITRATE,
   PROP_PAY_FIRST,               /* GST_RTP_BURST_PAY_N_PROPS of them */
   PROP_STATS = PROP_PAY_FIRST + GST_RTP_BURST_PAY_N_PROPS,
+  /* the old names of renamed properties, deprecated: each is the property
+   * it was renamed to (gst_rtp_burst_props_renamed) */
+  PROP_OLD_MAX_LATENCY,
+  PROP_OLD_PACE_REPAIR,
+  PROP_OLD_PRIORITY,
 };
 
 /* The type of the overload property, RtpBurstOverload's values; plugin
@@ -106,6 +111,13 @@ enum
 GType    gst_rtp_burst_pace_overload_get_type (void);
 
 void     gst_rtp_burst_pace_install_properties (GObjectClass * klass);
+
+/* For the deprecated old name of a renamed property: logs a warning the
+ * first time @object uses that name (a bit per old name in *@warned, set
+ * atomically), sets *@pspec to the new property's spec and returns its id.
+ * For any other property: returns @prop_id and leaves *@pspec. */
+guint    gst_rtp_burst_props_renamed (GObject * object, guint prop_id,
+                                      GParamSpec ** pspec, guint * warned);
 
 /* The config with every property at its default. */
 void     gst_rtp_burst_config_init (RtpBurstStreamConfig * config);

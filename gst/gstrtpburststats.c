@@ -103,7 +103,7 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
       "frames the cap spread beyond duty x ΔT"},
   [GST_RTP_BURST_STAT_COMPRESSED_FRAMES] = {"compressed-frames",
         G_TYPE_UINT64,
-      "frames whose slots max-latency shortened"},
+      "frames whose slots max-delay shortened"},
   [GST_RTP_BURST_STAT_MAX_BACKLOG] = {"max-backlog", G_TYPE_UINT64,
       "the longest a frame's last slot came after the frame was due, ns"},
   [GST_RTP_BURST_STAT_DROPPED_FRAMES] = {"dropped-frames", G_TYPE_UINT64,

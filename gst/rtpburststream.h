@@ -76,13 +76,14 @@ typedef struct
   gboolean sync_upstream_latency;
   guint64 max_rate;
   gdouble max_rate_factor;
-  guint64 max_latency;
+  guint64 max_latency;          /* property max-delay */
   RtpBurstOverload overload;
   gboolean auto_margin;
-  gboolean pace_repair;
+  gboolean pace_repair;         /* property pace-other-payloads */
   gboolean pace;                /* FALSE: packets leave as they come */
   guint64 group_max_rate;       /* the group's aggregate, bit/s; 0: none */
-  guint priority;               /* on the group's rate (rtpburstgroup.h) */
+  guint priority;               /* property group-priority: on the group's
+                                 * rate (rtpburstgroup.h) */
   guint64 cc_rate;              /* a congestion controller's rate, bit/s,
                                  * capping with max_rate; 0: none */
 } RtpBurstStreamConfig;
@@ -306,7 +307,7 @@ typedef struct
   guint packets;
   guint64 bytes;
   guint64 backlog;              /* its last slot after it was due, ns */
-  guint64 max_latency;
+  guint64 max_latency;          /* the max-delay in force */
   guint64 dropped_frames;       /* so far */
 } RtpBurstDrop;
 

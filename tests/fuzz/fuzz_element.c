@@ -976,7 +976,7 @@ push_segment (Ctx * c, gboolean fuzzed)
 /* the properties op_property () sets, in the order of its cases */
 static const gchar *prop_names[] = { "burst-size", "duty", "slot-jitter",
   "seed", "frame-period", "payload-size", "max-rate", "max-rate-factor",
-  "max-latency", "overload", "min-slot-duration", "sync-upstream-latency",
+  "max-delay", "overload", "min-slot-duration", "sync-upstream-latency",
   "auto-margin"
 };
 
@@ -1045,7 +1045,7 @@ op_property (Ctx * c)
       static const guint64 v[] = { 1000000, 40000000, 100000000,
         G_GUINT64_CONSTANT (10000000000)
       };
-      g_object_set (e, "max-latency", sel < 200 ? v[sel % G_N_ELEMENTS (v)] :
+      g_object_set (e, "max-delay", sel < 200 ? v[sel % G_N_ELEMENTS (v)] :
           1000000 + fuzz_u64 (in) % G_GUINT64_CONSTANT (9999000001), NULL);
       break;
     }

@@ -334,8 +334,8 @@ def t_config(which, v, extra=b''):
     """which: 0 burst-size (v % 8 + 1), 1 duty (v / 249), 2 slot-jitter,
     3 seed (u32), 4 frame-period (0 none, 1 40 ms, v > 3: v % 100 + 1 ms),
     5 payload-size, 6 min-slot, 7 sync-upstream-latency, 8 max-rate (v < 200:
-    0, 1, 1M, 6M, 8.08M, 100M, 100G), 9 max-rate-factor, 10 max-latency
-    (v + 1 ms), 11 overload (1 drop), 12 auto-margin, 13 pace-repair"""
+    0, 1, 1M, 6M, 8.08M, 100M, 100G), 9 max-rate-factor, 10 max-delay
+    (v + 1 ms), 11 overload (1 drop), 12 auto-margin, 13 pace-other-payloads"""
     return u8(T_CONFIG) + u8(which) + u8(v) + extra
 
 

@@ -11,7 +11,7 @@ without and with one cubic iperf3 flow, sent
   eq2      through rtpburstpace (b = 1, duty 0.9): each frame over 0.9 x 40 ms; a keyframe of
            70 packets then leaves at ~19 Mbit/s
   cap      the same with max-rate=9000000 (9 Mbit/s of RTP packets, ~9.3 Mbit/s on the wire,
-           below the 10 Mbit/s link; max-latency 100 ms, overload=compress: the defaults)
+           below the 10 Mbit/s link; max-delay 100 ms, overload=compress: the defaults)
   auto     the same with max-rate-factor=2.25 (cap = 2.25 x the mean rate of the last 64 frames)
   tbf      bursty through tc tbf at 1.25 x the stream's rate on the sender's egress
 Default: 3 repetitions of 15 s per case, interleaved (about 10 minutes).  Prints the medians as a

@@ -806,7 +806,7 @@ GST_START_TEST (test_group_priority_leaves_first)
 
     streams_init (&s, 2, "prio");
     g_object_set (s.h[0]->element, "group-max-rate", SLOW_RATE, NULL);
-    g_object_set (s.h[1]->element, "priority", hi_priority, NULL);
+    g_object_set (s.h[1]->element, "group-priority", hi_priority, NULL);
     push_frame (&s, 0, 0, 10);
     gst_test_clock_wait_for_multiple_pending_ids (s.clock, 1, NULL);
     push_frame (&s, 1, 0, 1);

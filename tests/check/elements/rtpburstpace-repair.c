@@ -148,6 +148,44 @@ GST_START_TEST (test_repair_between_media_slots)
 
 GST_END_TEST;
 
+/* pace-other-payloads=false: the retransmissions leave as they come, at
+ * 1 ms, before the media's next slot, still counted apart. */
+GST_START_TEST (test_repair_passed_as_they_come)
+{
+  Fixture f;
+  guint k;
+
+  repair_fixture_init (&f, CAPS_25);
+  g_object_set (f.h->element, "pace-other-payloads", FALSE, NULL);
+  push_frame (&f, 0, 10, 1000);
+  MEDIA (&f, 0);
+  gst_test_clock_set_time (f.clock, 1 * MS);
+  push_retransmissions (&f, 0, 3, 1002);
+  for (k = 0; k < 3; k++) {
+    GstBuffer *buf = gst_harness_pull (f.h);
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+    TEST_TSAN_ACQUIRE (buf);
+    fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
+    fail_unless_equals_int (gst_rtp_buffer_get_payload_type (&rtp), RTX_PT);
+    fail_unless_equals_int (gst_rtp_buffer_get_seq (&rtp), 5000 + k);
+    gst_rtp_buffer_unmap (&rtp);
+    /* no clock wait: they left when they came */
+    fail_unless_equals_uint64 (GST_BUFFER_DTS (buf), 1 * MS);
+    gst_buffer_unref (buf);
+  }
+  MEDIA (&f, 1);
+  f.seq_out += 2;
+  crank_frame (&f, 2 * DT, DT, 8, 1);
+  fail_unless_equals_uint64 (stat (&f, "frames"), 1);
+  fail_unless_equals_uint64 (stat (&f, "packets"), 10);
+  fail_unless_equals_uint64 (stat (&f, "repair-packets"), 3);
+  fail_unless_equals_uint64 (stat (&f, "repair-max-delay"), 0);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 /* A cap with room to spare (100 Mbit/s) changes nothing: the repair
  * packets leave half way between the media's slots, and the media's
  * slots do not move. */
@@ -340,6 +378,7 @@ rtpburstpace_repair_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_repair_between_media_slots);
+  tcase_add_test (tc, test_repair_passed_as_they_come);
   tcase_add_test (tc, test_repair_loose_cap);
   tcase_add_test (tc, test_repair_under_cap);
   tcase_add_test (tc, test_repair_between_frames_and_eos);

@@ -733,13 +733,13 @@ GST_START_TEST (test_max_rate_spreads_keyframe)
 
 GST_END_TEST;
 
-GST_START_TEST (test_max_latency_compresses)
+GST_START_TEST (test_max_delay_compresses)
 {
   Fixture f;
 
   /* a 60 ms budget: the keyframe's last slot at 60 ms, not 76.8 ms */
   fixture_init (&f, CAPS_25, "max-rate", G_GUINT64_CONSTANT (8080000),
-      "max-latency", 60 * MS, NULL);
+      "max-delay", 60 * MS, NULL);
   push_frame (&f, 0, 65, 1200);
   crank_frame (&f, 0, 937500, 65, 1);
   fail_unless_equals_uint64 (stat (&f, "compressed-frames"), 1);
@@ -761,7 +761,7 @@ GST_START_TEST (test_overload_drop)
 
   /* a 50 ms budget with overload=drop */
   fixture_init (&f, CAPS_25, "max-rate", G_GUINT64_CONSTANT (8080000),
-      "max-latency", 50 * MS, "overload", 1, NULL);
+      "max-delay", 50 * MS, "overload", 1, NULL);
   gst_element_set_bus (f.h->element, bus);
   push_frame (&f, 0, 65, 1200);
   for (j = 0; j < 65; j++) {
@@ -822,7 +822,7 @@ GST_START_TEST (test_max_rate_latency_and_factor)
   guint i;
 
   /* with a cap too, the DTS carries the delay: no latency of its own */
-  fixture_init (&f, CAPS_25, "max-rate-factor", 2.0, "max-latency",
+  fixture_init (&f, CAPS_25, "max-rate-factor", 2.0, "max-delay",
       120 * MS, NULL);
   q = gst_query_new_latency ();
   fail_unless (gst_pad_peer_query (f.h->sinkpad, q));
@@ -1394,14 +1394,18 @@ GST_START_TEST (test_property_mutable_flags)
     {"sync-upstream-latency", GST_PARAM_MUTABLE_PLAYING},
     {"max-rate", GST_PARAM_MUTABLE_PLAYING},
     {"max-rate-factor", GST_PARAM_MUTABLE_PLAYING},
-    {"max-latency", GST_PARAM_MUTABLE_PLAYING},
+    {"max-delay", GST_PARAM_MUTABLE_PLAYING},
     {"overload", GST_PARAM_MUTABLE_PLAYING},
     {"timer-slack", GST_PARAM_MUTABLE_PLAYING},
     {"realtime-priority", GST_PARAM_MUTABLE_PLAYING},
     {"auto-margin", GST_PARAM_MUTABLE_PLAYING},
-    {"pace-repair", GST_PARAM_MUTABLE_PLAYING},
+    {"pace-other-payloads", GST_PARAM_MUTABLE_PLAYING},
     {"pace", GST_PARAM_MUTABLE_PLAYING},
     {"group-max-rate", GST_PARAM_MUTABLE_PLAYING},
+    {"group-priority", GST_PARAM_MUTABLE_PLAYING},
+    /* the deprecated old names of renamed ones, as the new names */
+    {"max-latency", GST_PARAM_MUTABLE_PLAYING},
+    {"pace-repair", GST_PARAM_MUTABLE_PLAYING},
     {"priority", GST_PARAM_MUTABLE_PLAYING},
     /* passed on to the payloader, which reads it for each buffer */
     {"mtu", GST_PARAM_MUTABLE_PLAYING},
@@ -1453,6 +1457,135 @@ GST_START_TEST (test_property_mutable_flags)
   fail_unless_equals_int (own, G_N_ELEMENTS (expected));
   g_free (props);
   gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* The renamed properties: the old name is a second, deprecated property of
+ * the same type, range and default whose value is the new one's, in both
+ * directions; setting it notifies the new name too, and the element logs
+ * a warning the first time it is used, once per element and old name. */
+static const struct
+{
+  const gchar *old_name, *new_name;
+  const gchar *value;           /* another than the default */
+} renamed[] = {
+  {"max-latency", "max-delay", "42000000"},
+  {"pace-repair", "pace-other-payloads", "false"},
+  {"priority", "group-priority", "2"},
+};
+
+static guint deprecated_warnings;
+
+static void
+count_deprecated_warnings (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (level == GST_LEVEL_WARNING &&
+      g_strcmp0 (gst_debug_category_get_name (category), "rtpburstpace") == 0
+      && strstr (gst_debug_message_get (message), "deprecated") != NULL)
+    g_atomic_int_inc (&deprecated_warnings);
+}
+
+static void
+count_notify (GObject * object, GParamSpec * pspec, guint * count)
+{
+  (*count)++;
+}
+
+/* The property @name of @e as a string. */
+static gchar *
+get_as_string (GstElement * e, const gchar * name)
+{
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      name);
+  GValue v = G_VALUE_INIT;
+  gchar *str;
+
+  g_value_init (&v, ps->value_type);
+  g_object_get_property (G_OBJECT (e), name, &v);
+  str = gst_value_serialize (&v);
+  g_value_unset (&v);
+  return str;
+}
+
+GST_START_TEST (test_renamed_properties)
+{
+  guint i;
+
+  gst_debug_set_threshold_for_name ("rtpburstpace", GST_LEVEL_WARNING);
+  gst_debug_remove_log_function (gst_debug_log_default);
+  gst_debug_add_log_function (count_deprecated_warnings, NULL, NULL);
+  for (i = 0; i < G_N_ELEMENTS (renamed); i++) {
+    GstElement *e = gst_element_factory_make ("rtpburstpace", NULL);
+    GObjectClass *klass = G_OBJECT_GET_CLASS (e);
+    GParamSpec *old = g_object_class_find_property (klass,
+        renamed[i].old_name);
+    GParamSpec *new = g_object_class_find_property (klass,
+        renamed[i].new_name);
+    guint notified = 0;
+    gchar *str, *detail, *dflt;
+
+    /* two specs alike but for the name and the deprecation */
+    fail_unless (old != NULL && new != NULL);
+    fail_unless (old->flags & G_PARAM_DEPRECATED);
+    fail_if (new->flags & G_PARAM_DEPRECATED);
+    fail_unless_equals_int (old->flags & ~G_PARAM_DEPRECATED, new->flags);
+    fail_unless (old->value_type == new->value_type);
+    fail_unless (g_param_values_cmp (old, g_param_spec_get_default_value (old),
+            g_param_spec_get_default_value (new)) == 0);
+    if (old->value_type == G_TYPE_UINT64) {
+      fail_unless_equals_uint64 (G_PARAM_SPEC_UINT64 (old)->minimum,
+          G_PARAM_SPEC_UINT64 (new)->minimum);
+      fail_unless_equals_uint64 (G_PARAM_SPEC_UINT64 (old)->maximum,
+          G_PARAM_SPEC_UINT64 (new)->maximum);
+    } else if (old->value_type == G_TYPE_UINT) {
+      fail_unless_equals_int (G_PARAM_SPEC_UINT (old)->minimum,
+          G_PARAM_SPEC_UINT (new)->minimum);
+      fail_unless_equals_int (G_PARAM_SPEC_UINT (old)->maximum,
+          G_PARAM_SPEC_UINT (new)->maximum);
+    }
+
+    /* set through the old name: the new one has the value, and says so */
+    detail = g_strdup_printf ("notify::%s", renamed[i].new_name);
+    g_signal_connect (e, detail, G_CALLBACK (count_notify), &notified);
+    g_free (detail);
+    g_atomic_int_set (&deprecated_warnings, 0);
+    gst_util_set_object_arg (G_OBJECT (e), renamed[i].old_name,
+        renamed[i].value);
+    str = get_as_string (e, renamed[i].new_name);
+    fail_unless_equals_string (str, renamed[i].value);
+    g_free (str);
+    fail_unless_equals_int (notified, 1);
+    fail_unless_equals_int (g_atomic_int_get (&deprecated_warnings), 1);
+
+    /* set through the new name: read back through the old one, which
+     * warns no more on this element */
+    g_object_set_property (G_OBJECT (e), renamed[i].new_name,
+        g_param_spec_get_default_value (new));
+    str = get_as_string (e, renamed[i].old_name);
+    dflt = gst_value_serialize (g_param_spec_get_default_value (new));
+    fail_unless_equals_string (str, dflt);
+    g_free (dflt);
+    g_free (str);
+    gst_util_set_object_arg (G_OBJECT (e), renamed[i].new_name,
+        renamed[i].value);
+    str = get_as_string (e, renamed[i].old_name);
+    fail_unless_equals_string (str, renamed[i].value);
+    g_free (str);
+    fail_unless_equals_int (notified, 3);
+    fail_unless_equals_int (g_atomic_int_get (&deprecated_warnings), 1);
+    gst_object_unref (e);
+
+    /* another element warns again, also when only read */
+    e = gst_element_factory_make ("rtpburstpace", NULL);
+    g_free (get_as_string (e, renamed[i].old_name));
+    fail_unless_equals_int (g_atomic_int_get (&deprecated_warnings), 2);
+    gst_object_unref (e);
+  }
+  gst_debug_remove_log_function (count_deprecated_warnings);
+  gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
 }
 
 GST_END_TEST;
@@ -1707,7 +1840,7 @@ rtpburstpace_suite (void)
   tcase_add_loop_test (tc, test_flow_error_once, 0,
       G_N_ELEMENTS (fatal_flows));
   tcase_add_test (tc, test_max_rate_spreads_keyframe);
-  tcase_add_test (tc, test_max_latency_compresses);
+  tcase_add_test (tc, test_max_delay_compresses);
   tcase_add_test (tc, test_overload_drop);
   tcase_add_test (tc, test_max_rate_latency_and_factor);
 #ifdef __linux__
@@ -1725,6 +1858,7 @@ rtpburstpace_suite (void)
   tcase_add_test (tc, test_refuses_non_rtp_caps);
   tcase_add_test (tc, test_property_ranges);
   tcase_add_test (tc, test_property_mutable_flags);
+  tcase_add_test (tc, test_renamed_properties);
   tcase_add_test (tc, test_stats_fields);
   tcase_add_test (tc, test_meter);
   tcase_add_test (tc, test_auto_margin);
