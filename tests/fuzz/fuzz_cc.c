@@ -69,6 +69,14 @@
  *    before the deadline changes nothing; at or after it, it counts an
  *    expiry, never raises X above max (X, s / t_mbi), and sets the next
  *    deadline after now (or saturated);
+ * The probe (rtpburstprobe.h), beside GCC: initial clusters at 3x and 6x
+ * the start rate, GCC's reports fed to it too, OP_SENT a push counted in
+ * it.  Its clusters' states only move forward; a cluster takes no more
+ * packets from the feedback than were sent in it; a result (DONE) is at
+ * most the cluster's send and receive rates, and its receive rate at most
+ * twice its send rate; on_feedback () returns 0 or the highest result of
+ * the clusters it completed.
+ *
  * plus AddressSanitizer and UndefinedBehaviorSanitizer, and no critical.
  *
  * RTPBURSTPACE_FUZZ_TRACE=1 prints every call and report.
@@ -78,6 +86,7 @@
 
 #include "fuzz-input.h"
 #include "rtpburstgcc.h"
+#include "rtpburstprobe.h"
 #include "rtpbursttfrc.h"
 
 #define NONE RTP_BURST_TIME_NONE
@@ -98,7 +107,7 @@ enum
 {
   OP_REPORT = 0,
   OP_EMPTY_REPORT,
-  OP_SENT,                      /* TFRC only */
+  OP_SENT,                      /* TFRC; the probe beside GCC */
   OP_TICK,                      /* TFRC only */
   OP_ADVANCE,
   OP_COUNT
@@ -485,6 +494,44 @@ gcc_check_feedback (const GccModel * m, const RtpBurstGccReport * b,
       factor, a->delay_rate);
 }
 
+/* --- the probe, beside GCC ----------------------------------------------- */
+
+static void
+probe_check (RtpBurstProbe * p, RtpBurstProbeState * states, guint64 result)
+{
+  guint i;
+  gboolean found = result == 0;
+
+  for (i = 0; i < rtp_burst_probe_n_clusters (p); i++) {
+    const RtpBurstProbeCluster *c = rtp_burst_probe_cluster (p, i);
+
+    FUZZ_CHECK (c->state >= states[i], "cluster %u went from state %d to %d",
+        i, states[i], c->state);
+    FUZZ_CHECK (c->n_received <= c->n_sent, "cluster %u: %u received of %u "
+        "sent", i, c->n_received, c->n_sent);
+    if (c->state == RTP_BURST_PROBE_DONE) {
+      FUZZ_CHECK (c->result <= c->send_rate && c->result <= c->receive_rate,
+          "cluster %u: result %" G_GUINT64_FORMAT " above send %"
+          G_GUINT64_FORMAT " or receive %" G_GUINT64_FORMAT, i, c->result,
+          c->send_rate, c->receive_rate);
+      FUZZ_CHECK (c->receive_rate <= 2 * (gdouble) c->send_rate + 1,
+          "cluster %u: receive %" G_GUINT64_FORMAT " above 2 x send %"
+          G_GUINT64_FORMAT, i, c->receive_rate, c->send_rate);
+      if (states[i] != RTP_BURST_PROBE_DONE) {
+        TRACE ("probe cluster %u done: %" G_GUINT64_FORMAT " bit/s\n", i,
+            c->result);
+        FUZZ_CHECK (c->result <= result, "cluster %u completed with %"
+            G_GUINT64_FORMAT ", returned %" G_GUINT64_FORMAT, i, c->result,
+            result);
+        found |= c->result == result;
+      }
+    }
+    states[i] = c->state;
+  }
+  FUZZ_CHECK (found, "returned %" G_GUINT64_FORMAT " is no cluster's result",
+      result);
+}
+
 static void
 run_gcc (FuzzInput * in, Gen * g)
 {
@@ -492,6 +539,8 @@ run_gcc (FuzzInput * in, Gen * g)
   GccModel m = { 0, };
   RtpBurstGccReport before, after;
   RtpBurstGcc *gcc;
+  RtpBurstProbe *probe;
+  RtpBurstProbeState states[RTP_BURST_PROBE_MAX_CLUSTERS] = { 0, };
   guint ops = 0;
 
   c.start_rate = fuzz_rate (in);
@@ -508,6 +557,8 @@ run_gcc (FuzzInput * in, Gen * g)
       G_GUINT64_FORMAT "\n", c.start_rate, c.min_rate, c.max_rate);
 
   gcc = rtp_burst_gcc_new (&c);
+  probe = rtp_burst_probe_new ();
+  rtp_burst_probe_plan_start (probe, MAX (c.start_rate, 1));
   gcc_check_report (gcc, &m, &before);
   FUZZ_CHECK (before.target == CLAMP (c.start_rate, m.lo, m.hi),
       "start target %" G_GUINT64_FORMAT ", start rate %" G_GUINT64_FORMAT,
@@ -535,6 +586,8 @@ run_gcc (FuzzInput * in, Gen * g)
         gcc_model_report (&m, pkts, n, &n_new, &n_lost, &n_received);
         /* NULL is allowed for no packets */
         rtp_burst_gcc_on_feedback (gcc, n ? pkts : NULL, n, now, rtt);
+        probe_check (probe, states,
+            rtp_burst_probe_on_feedback (probe, n ? pkts : NULL, n, now));
         g_free (pkts);
         gcc_check_report (gcc, &m, &after);
         gcc_check_feedback (&m, &before, &after, n_new, n_lost, n_received);
@@ -544,11 +597,26 @@ run_gcc (FuzzInput * in, Gen * g)
       case OP_ADVANCE:
         g->send += (guint64) fuzz_u16 (in) * 1000000;
         break;
+      case OP_SENT:{
+        /* a push of the probe's: packets, bytes, and its span from the
+         * generator's send time (fuzz_time () at times) */
+        guint n = fuzz_u8 (in) & 7;
+        guint64 bytes = fuzz_u16 (in);
+        guint64 start = (fuzz_u8 (in) & 7) ? g->send : fuzz_time (in);
+        guint64 end = start + (guint64) fuzz_u16 (in) * 100;
+
+        TRACE ("probe sent %u packets %" G_GUINT64_FORMAT " bytes %"
+            G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "\n", n, bytes, start, end);
+        rtp_burst_probe_on_sent (probe, n, bytes, start, end);
+        probe_check (probe, states, 0);
+        break;
+      }
       default:
         /* TFRC's calls: nothing for GCC */
         break;
     }
   }
+  rtp_burst_probe_free (probe);
   rtp_burst_gcc_free (gcc);
   g_hash_table_destroy (m.seen);
 }
