@@ -43,7 +43,7 @@
 # It runs in mount and PID namespaces of its own (unshare), as
 # run-tests-trixie.sh does: on exit, also on failure or Ctrl-C, its processes
 # end and its mounts go.  Prints PASS or FAIL and the time taken (about 4
-# minutes from nothing, 2 with a complete base root) and exits 0 or 1;
+# minutes from nothing, 1.5 with a complete base root) and exits 0 or 1;
 # prints SKIP and exits 77 when it cannot run here: not root, no Debian
 # mirror in the host's apt sources, no debootstrap, no namespaces, or
 # debootstrap could not make the root (no network?).
@@ -155,7 +155,10 @@ cleanup() {
   # as PID 1 of our PID namespace, kill -1 reaches exactly the processes
   # this run started
   if [ $$ -eq 1 ]; then
-    kill -KILL -1 2>/dev/null && sleep 1
+    exec 2>/dev/null   # not bash's notice of the step it killed
+    kill -KILL -1 && sleep 1
+    wait
+    exec 2>&8
   fi
   if ! unmount_under "$D"; then
     say "mounts left under $D" >&2
@@ -216,7 +219,11 @@ step() {  # step LABEL CMD...: CMD (a shell function or command) with its
   n=$((n + 1))
   log=$D/$(printf '%02d' $n)-$(echo "$label" | tr -c 'a-zA-Z0-9\n' - |
     tr -s - | sed 's/-$//' | cut -c1-40).log
-  "$@" >"$log" 2>&1
+  # in the background: a signal runs its trap (cleanup) at once, not once a
+  # command that ignores it (apt-get, dpkg) has finished; as a subshell, so
+  # CMD sets no variable here
+  "$@" >"$log" 2>&1 &
+  wait $!
   rc=$?
   if [ $rc -eq 0 ]; then
     say "ok   $label ($(( $(date +%s) - t0 )) s)"
@@ -257,6 +264,9 @@ mkdir -p "$D/archives/partial" && rm -f "$D"/[0-9][0-9]-*.log || exit 1
 if [ -f "$complete" ] && [ "$(cat "$complete")" != "$suite $mirror" ]; then
   say "$B was made for $(cat "$complete"), not $suite $mirror: making it anew"
   fresh=1
+elif [ -f "$complete" ] && [ -f "$B/.rtpburstpace-updating" ]; then
+  say "the last apt-get upgrade of $B did not finish: making it anew"
+  fresh=1
 fi
 make_base() {
   # Only remove what this script made: an empty directory, or one with its
@@ -289,13 +299,15 @@ if [ ! -f "$complete" ] || [ $fresh -eq 1 ]; then
     *) exit 1 ;;
   esac
 fi
-update_base() {
-  cp /etc/resolv.conf "$B/etc/resolv.conf" 2>/dev/null
+update_base() {  # (an update stopped half-way leaves its marker)
+  touch "$B/.rtpburstpace-updating" &&
+    cp /etc/resolv.conf "$B/etc/resolv.conf" 2>/dev/null
   mount_root "$B" &&
     in_root "$B" apt-get update -q &&
     in_root "$B" apt-get -y -q dist-upgrade &&
     in_root "$B" apt-get -q autoclean &&
-    unmount_under "$B"
+    unmount_under "$B" &&
+    rm "$B/.rtpburstpace-updating"
 }
 step "apt-get update and dist-upgrade in the base root" update_base || exit 1
 
@@ -311,9 +323,8 @@ build_deb() {
   in_root "$R" bash -c "cd $SRC && apt-get build-dep -y -q --no-install-recommends ./" &&
     in_root "$R" bash -c "cd $SRC && DEB_BUILD_OPTIONS='$opts' dpkg-buildpackage -b -us -uc"
 }
-deb=""
-find_deb() {
-  local f
+find_deb() {  # the .deb (not its -dbgsym) into DIR
+  local f deb=""
   for f in "$R/srv"/gstreamer1.0-rtpburstpace_*.deb; do
     [ -f "$f" ] && deb=$(basename "$f")
   done
@@ -330,6 +341,7 @@ step "new root deb" new_root deb &&
   step "copy of the source tree" copy_tree "$R" &&
   step "apt-get build-dep ./ && dpkg-buildpackage -b -us -uc" build_deb &&
   step "the .deb built" find_deb || exit 1
+deb=$(cd "$D" && echo gstreamer1.0-rtpburstpace_*.deb)
 say "built $D/$deb"
 
 # --- 2. the package installed ----------------------------------------------
