@@ -69,29 +69,9 @@ mirror=""
 security=""
 fresh=0
 
-# "URI SUITE" of every deb source of the host's apt configuration (one-line
-# and deb822 formats).
-host_sources() {
-  local f
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    awk '$1 == "deb" { i = 2; if ($2 ~ /^\[/) while (i <= NF && $i !~ /\]$/) i++;
-                       if ($2 ~ /^\[/) i++; print $i, $(i + 1) }' "$f"
-  done
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    awk 'function flush() { if (deb && uris != "") { n = split(uris, u, " ");
-                              m = split(suites, s, " ");
-                              for (a = 1; a <= n; a++) for (b = 1; b <= m; b++)
-                                print u[a], s[b] }
-                            deb = 0; uris = ""; suites = "" }
-         /^[ \t]*$/ { flush(); next }
-         tolower($1) == "types:" { deb = ($0 ~ /[ \t]deb([ \t]|$)/) }
-         tolower($1) == "uris:" { $1 = ""; uris = $0 }
-         tolower($1) == "suites:" { $1 = ""; suites = $0 }
-         END { flush() }' "$f"
-  done
-}
+# host_sources, host_mirror, host_security, copy_source_tree
+. "$root/scripts/chroot-common.sh" || exit 1
+
 tests=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -112,8 +92,8 @@ done
 say() { echo "$name: $*"; }
 
 if [ -z "$mirror" ]; then
-  mirror=$(host_sources | awk '$2 !~ /-security$/ { print $1; exit }')
-  security=$(host_sources | awk '$2 ~ /-security$/ { print $1; exit }')
+  mirror=$(host_mirror)
+  security=$(host_security)
   if [ -z "$mirror" ]; then
     say "no Debian package source in the host's apt configuration: give --mirror URL" >&2
     exit 2
@@ -274,30 +254,7 @@ in_chroot apt-get update -q >"$C.apt.log" 2>&1 &&
 
 # --- the source tree, without .git -----------------------------------------
 rm -rf "${C:?}$SRC" && mkdir -p "$C$SRC" || exit 1
-rel=${C#"$root"/}
-if [ "$rel" = "$C" ]; then rel=""; fi   # the chroot is outside the tree
-top=$(git -C "$root" rev-parse --show-toplevel 2>/dev/null)
-if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$root" ]; then
-  # the files git knows and the new ones it does not ignore, as they are now
-  how="the work tree of $(git -C "$root" describe --always --dirty)"
-  exclude=()
-  [ -z "$rel" ] || exclude=(":(exclude)$rel" ":(exclude,glob)$rel.*")
-  git -C "$root" ls-files -z --cached --others --exclude-standard -- . \
-      "${exclude[@]}" |
-    while IFS= read -r -d '' f; do
-      # not the files deleted but not committed
-      [ -e "$root/$f" ] || [ -L "$root/$f" ] || continue
-      printf '%s\0' "$f"
-    done |
-    tar -C "$root" --null --no-recursion -T - -cf - | tar -C "$C$SRC" -xf - ||
-    exit 1
-else
-  how="a tree without git (build directories left out)"
-  exclude=(--exclude=./.git --exclude=./build --exclude='./build-*'
-           --exclude=./builddir)
-  [ -z "$rel" ] || exclude+=(--exclude="./$rel" --exclude="./$rel.*")
-  tar -C "$root" "${exclude[@]}" -cf - . | tar -C "$C$SRC" -xf - || exit 1
-fi
+copy_source_tree "$root" "$C$SRC" "$C" || exit 1
 say "copied $how into $C$SRC"
 
 # --- build and test --------------------------------------------------------
