@@ -20,9 +20,9 @@ them.
 
 Each example needs, besides: the payloader sending the transport-wide-cc header extension (the
 payloader's `auto-header-extension` enables it from caps with `extmap-N=(string)TWCC_URI`
-downstream of it: a capsfilter right after it), rtpburstpace before rtpbin (or webrtcbin), and a
-receiver whose rtpbin knows the same extension (its caps, or the SDP's a=extmap), so that it
-sends the feedback.
+downstream of it: a capsfilter after it, or after rtpburstpace, which passes caps queries on),
+rtpburstpace before rtpbin (or webrtcbin), and a receiver whose rtpbin knows the same
+extension (its caps, or the SDP's a=extmap), so that it sends the feedback.
 """
 
 import threading
