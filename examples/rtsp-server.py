@@ -45,6 +45,29 @@ the group's rate.  The payloaders send SSRC 0, as the encoder requires:
           ! rtpburstpace name=pay3 group=rtsp ... pace=false
       fec0.fec_1 ! capssetter ... ! rtpburstpace name=pay4 ... pace=false ... )
 
+With --congestion-control gcc (or tfrc) each video stream's element runs
+that congestion control on the client's transport-wide congestion control
+feedback and caps the stream at its estimate, and the stream's encoder
+follows the estimate.  The payloader sends the transport-wide-cc header
+extension (caps with extmap-1 after it: the payloader's auto-header-extension
+enables it, and gst-rtsp-server puts it in the SDP as a=extmap, from which a
+client such as rtspsrc knows to send the feedback); the server's rtpbin
+passes the feedback upstream to the element, its pay0.  The element does not
+set the encoder's rate itself: in the factory's media-configure signal,
+when the media's bin is made, the application finds each element's encoder
+upstream of it and connects to the element's notify::estimated-bitrate
+(ratecontrol.EncoderFollower: the encoder's bitrate at 85 % of the
+estimate, never above its configured rate):
+
+    ( SOURCE ! rtph264pay pt=96 ! application/x-rtp,extmap-1=(string)URI
+      ! rtpburstpace name=pay0 congestion-control=gcc )
+    factory "media-configure": pay0 notify::estimated-bitrate -> x264enc bitrate
+
+The media is shared: with several clients, each one's feedback reaches the
+same element, which counts a packet once, from the first report about it;
+so the estimate is that of whichever client answers first.  For one
+estimate and one encoder per client, do not share the media.
+
 With --fec-paced the FEC streams' elements pace them instead (pace=true,
 and the capssetter adds the video's a-framerate): the FEC packets carry the
 RTP timestamp of the frame they protect, so each frame's FEC packets are
@@ -68,6 +91,8 @@ after scripts/setup.sh:
     GST_PLUGIN_PATH=build/gst /usr/bin/python3 examples/rtsp-server.py
     GST_PLUGIN_PATH=build/gst /usr/bin/python3 examples/rtsp-server.py \
         --streams 2 --audio --fec 5x5 --group-max-rate 6000000
+    GST_PLUGIN_PATH=build/gst /usr/bin/python3 examples/rtsp-server.py \
+        --congestion-control gcc
 """
 import argparse
 import os
@@ -75,9 +100,15 @@ import sys
 
 import gi
 
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ratecontrol  # noqa: E402
+
 gi.require_version("Gst", "1.0")
 gi.require_version("GstRtspServer", "1.0")
 from gi.repository import GLib, Gst, GstRtspServer  # noqa: E402
+
+CONGESTION_CONTROLS = ("none", "gcc", "tfrc")
 
 # A moving, detailed picture, so that frames are several packets each.
 DEFAULT_SOURCE = ("videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! "
@@ -110,27 +141,35 @@ def parse_fec(text):
 
 
 def launch_line(source, pace, streams=1, audio=False, group_max_rate=0, fec=None,
-                fec_paced=False):
+                fec_paced=False, congestion_control="none"):
     """The media factory's launch line: per stream a payloader, then
     rtpburstpace as payK; several streams share the group "rtsp"; with
     @audio an Opus stream after the video ones, not paced (pace=false); with
     @fec (rows, columns) ST 2022-1 FEC of each video stream, its column and
     row packets two more streams in the group, not paced unless
-    @fec_paced."""
+    @fec_paced; with @congestion_control other than "none" the video
+    payloaders send the transport-wide-cc header extension and their
+    elements run that congestion control."""
     group = ""
     if streams > 1 or audio or fec:
         group = " group=rtsp"
         if group_max_rate:
             group += " group-max-rate=%d" % group_max_rate
+    twcc = ""
+    if congestion_control != "none":
+        twcc = " ! " + ratecontrol.twcc_caps()
+        pace = ("%s congestion-control=%s" % (pace, congestion_control)).strip()
     parts = []
     for k in range(streams):
         if fec:
-            fecenc = (" ssrc=0 ! rtpst2022-1-fecenc name=fec%d rows=%d columns=%d pt=%d"
+            ssrc = " ssrc=0"
+            fecenc = (" ! rtpst2022-1-fecenc name=fec%d rows=%d columns=%d pt=%d"
                       % (k, fec[0], fec[1], fec_pt(streams, audio, k)))
         else:
-            fecenc = ""
-        parts.append("%s ! rtph264pay pt=%d mtu=1200 config-interval=-1%s ! "
-                     "rtpburstpace name=pay%d%s %s" % (source, 96 + k, fecenc, k, group, pace))
+            ssrc = fecenc = ""
+        parts.append("%s ! rtph264pay pt=%d mtu=1200 config-interval=-1%s%s%s ! "
+                     "rtpburstpace name=pay%d%s %s" % (source, 96 + k, ssrc, twcc, fecenc, k,
+                                                       group, pace))
     if audio:
         parts.append("%s ! rtpopuspay pt=%d ! rtpburstpace name=pay%d%s pace=false"
                      % (AUDIO_SOURCE, 96 + streams, streams, group))
@@ -148,18 +187,44 @@ def launch_line(source, pace, streams=1, audio=False, group_max_rate=0, fec=None
     return "( %s )" % "  ".join(parts)
 
 
+def follow_estimates(media, followers):
+    """media-configure: each video stream's encoder follows its element's
+    estimated-bitrate (ratecontrol.EncoderFollower, appended to
+    @followers); a line on stderr for a stream without an encoder that
+    ratecontrol knows (a --source that ends in H.264)."""
+    bin_ = media.get_element()
+    for k in range(media.n_streams()):
+        pace = bin_.get_by_name("pay%d" % k)
+        if pace is None or pace.get_property("congestion-control").value_nick == "none":
+            continue
+        encoder = ratecontrol.upstream_encoder(pace)
+        if encoder is None:
+            sys.stderr.write("rtsp-server: no %s before pay%d: its rate stays as it is\n"
+                             % (" or ".join(ratecontrol.ENCODERS), k))
+            continue
+        followers.append(ratecontrol.EncoderFollower(pace, encoder))
+
+
 def make_server(port, path, source=DEFAULT_SOURCE, pace="", streams=1, audio=False,
-                group_max_rate=0, address="127.0.0.1", fec=None, fec_paced=False):
+                group_max_rate=0, address="127.0.0.1", fec=None, fec_paced=False,
+                congestion_control="none", followers=None):
     """A GstRTSPServer on @address:@port (0 = any free port) serving @path.
 
-    Returns (server, factory); the server is attached to the default main
-    context, so a GLib main loop must run for it to answer."""
+    With @congestion_control other than "none", each media's encoders follow
+    their elements' estimates (follow_estimates), their followers appended
+    to @followers if given.  Returns (server, factory); the server is
+    attached to the default main context, so a GLib main loop must run for
+    it to answer."""
     server = GstRtspServer.RTSPServer()
     server.set_address(address)
     server.set_service(str(port))
     factory = GstRtspServer.RTSPMediaFactory()
     factory.set_launch(launch_line(source, pace, streams, audio, group_max_rate, fec,
-                                   fec_paced))
+                                   fec_paced, congestion_control))
+    if congestion_control != "none":
+        followers = [] if followers is None else followers
+        factory.connect("media-configure",
+                        lambda _factory, media: follow_estimates(media, followers))
     factory.set_shared(True)
     server.get_mount_points().add_factory(path, factory)
     if server.attach(None) == 0:
@@ -187,6 +252,10 @@ def main():
                          "its packets two more streams of the media, in the group")
     ap.add_argument("--fec-paced", action="store_true",
                     help="pace the FEC streams too (default: pass-through)")
+    ap.add_argument("--congestion-control", choices=CONGESTION_CONTROLS, default="none",
+                    help="the video streams' elements run this congestion control on the "
+                         "clients' TWCC feedback, the encoders following their estimates "
+                         "(default: %(default)s)")
     ap.add_argument("--address", default="127.0.0.1",
                     help="address to listen on (default: %(default)s)")
     ap.add_argument("--seconds", type=float, default=0,
@@ -203,11 +272,12 @@ def main():
     if fec and Gst.ElementFactory.find("rtpst2022-1-fecenc") is None:
         sys.exit("--fec needs rtpst2022-1-fecenc (gst-plugins-good >= 1.20)")
     server, _factory = make_server(a.port, a.path, a.source, a.pace, a.streams,
-                                   a.audio, a.group_max_rate, a.address, fec, a.fec_paced)
+                                   a.audio, a.group_max_rate, a.address, fec, a.fec_paced,
+                                   a.congestion_control)
     print("serving rtsp://%s:%d%s  %s" % (
         a.address, server.get_bound_port(), a.path,
         launch_line(a.source, a.pace, a.streams, a.audio, a.group_max_rate, fec,
-                    a.fec_paced)), flush=True)
+                    a.fec_paced, a.congestion_control)), flush=True)
     loop = GLib.MainLoop()
     if a.seconds > 0:
         GLib.timeout_add(int(a.seconds * 1000), loop.quit)

@@ -44,21 +44,25 @@ frame after an unrepaired loss in a reference frame is intact until the
 next regular keyframe, up to key-int-max frames later.  send-video drops
 the requests that its last keyframe already answers (KeyframeHoldoff).
 
-Rate (the `-adapt` recipes): send-video follows the loss the receiver
-reports in its RTCP receiver reports about the media (before any
-retransmission) and sets x264enc's `bitrate` and the element's `max-rate`
-(ADAPT_CAP_FACTOR x the encoder's rate) from it every half second, with the
-loss-based controller of Google Congestion Control (ratecontrol.py): down by
-half the loss above 10 %, up 5 % below 2 % but at most once per ten round
-trips, never above the configured bitrate nor below ADAPT_MIN_SHARE of it.
-It starts at ADAPT_START_SHARE of the configured bitrate and goes to the
-configured one as soon as the first round trip shows room for three
-retransmission rounds (ADAPT_FULL_RATE_RTT_MS).  Against a TCP that does not
-slow down for losses (BBR) a stream at its full rate loses 13-18 % of its
-packets and most retransmissions; at a lower rate it has fewer packets per
-frame and keyframe to lose (docs/results.md, section 10); and joining the
-link, or raising its rate, overloads it for as long as the competitor keeps
-the rate it measured, ten round trips (section 17).
+Rate (the `-adapt` recipes): the element runs congestion control
+(`congestion-control=gcc`) on the transport-wide congestion control feedback
+the receiver sends (the payloader sends the transport-wide-cc header
+extension: ratecontrol.twcc_caps after it), caps the stream at its estimate
+(the lower of it and `max-rate`), and send-video sets the encoder's
+`bitrate` to ratecontrol.ENCODER_SHARE of the estimate each time it changes
+(ratecontrol.EncoderFollower), never above the configured bitrate nor below
+ADAPT_MIN_SHARE of it (the element's `min-bitrate`).  It starts from the
+element's `start-bitrate` (send-video --rate-start: a share of the
+configured rate).  The receiver must know the extension (extmap-1 in its
+caps) and send the feedback; without it the element warns once and the
+encoder keeps its configured rate.  Until the element did this, send-video
+followed the loss in the receiver's RTCP reports with GCC's loss-based rule
+alone (docs/results.md, sections 10 and 17, measured that rule): against a
+TCP that does not slow down for losses (BBR) a stream at its full rate lost
+13-18 % of its packets and most retransmissions, and joining the link, or
+raising its rate, overloaded it for as long as the competitor kept the rate
+it measured.  Behind rtpbin the element sees no feedback (rtpbin passes it
+upstream, to what is before it), so there is no `-rtx-behind-adapt` recipe.
 
 Latency (receiver jitterbuffer, rtpbin latency): 100 ms covers the element's
 spread of a frame (0.9 frame period, 36 ms at 25 fps) and loopback or LAN
@@ -70,6 +74,8 @@ it (a source at a lower bit rate needs more for the same FEC matrix).
 
 import collections
 import math
+
+import ratecontrol
 
 MEDIA_PT = 96
 RTX_PT = 97
@@ -87,7 +93,8 @@ MTU = 1200
 #: pacing alone ~0 %.  It needs the return channel for its NACKs, and the
 #: testbed's round trip was under 1 ms plus its queue: see docs/results.md
 #: for the round-trip times it holds to.  Since section 10, capped-rtx-adapt:
-#: the same with the encoder's rate following the reported loss, which kept
+#: the same with the encoder's rate following the reported loss (a rule in
+#: send-video then; the element's congestion control now), which kept
 #: about as many frames intact as capped-rtx beside cubic, without TCP and at
 #: 40 and 100 ms round trips, and more against BBR on every path measured (85
 #: against 65 % on the 13-packet queue, 38 against 25 % at 100 ms) and against
@@ -125,14 +132,11 @@ CAP_PROPS = "max-rate=6000000"
 #: rate is the cap
 FEC_GROUP = "group=send-video-fec group-max-rate=6000000"
 
-#: The "-adapt" recipes: the lowest encoder rate the loss may bring the stream to, as a
-#: share of the encoder's configured bitrate, and the cap as a multiple of the encoder's rate
-#: (CAP_PROPS: 6 Mbit/s for the default source's 4 Mbit/s).
+#: The "-adapt" recipes: the lowest encoder rate the estimate may bring the stream to, as a
+#: share of the encoder's configured bitrate (the element's min-bitrate is set to match), and
+#: what the element runs besides the recipe's cap.
 ADAPT_MIN_SHARE = 0.25
-ADAPT_CAP_FACTOR = 1.5
-#: ... and the share of it they start at (ADAPT_FULL_RATE_RTT_MS: where they go to the
-#: configured rate at once).
-ADAPT_START_SHARE = 0.25
+ADAPT_PROPS = "congestion-control=gcc"
 
 #: The receiver's base jitterbuffer latency (ms), see the module docstring.
 BASE_LATENCY_MS = 100
@@ -225,17 +229,6 @@ RTX_LATENCY_ROUNDS = 3
 RTX_LATENCY_MAX_MS = 400
 RTX_LATENCY_STEP_MS = 10
 RTX_LATENCY_SETTLE_S = 5.0
-#: The "-adapt" recipes start at ADAPT_START_SHARE of the encoder's rate and go to the
-#: configured rate at once if the first round trip (ms, the sender's RTCP measurement) is
-#: at most this: the one at which RTX_LATENCY_ROUNDS retransmission rounds still fit in
-#: RTX_LATENCY_MAX_MS (rtx_latency_ms), so that the losses of joining a full queue are
-#: repaired.  On a longer path the rate grows from the start by ratecontrol's rule (up 5 %
-#: at most once per ten round trips).  Beside BBR at RTT 100 ms through a 125-packet queue,
-#: starting at the configured rate kept 75-80 % of the frames intact (at the start, 2-2.5 s
-#: of 25-50 % loss, as long as BBR keeps the rate it had measured), starting at a quarter
-#: 89-100 % (docs/results.md, section 17).
-ADAPT_FULL_RATE_RTT_MS = (RTX_LATENCY_MAX_MS - RTX_LATENCY_SENDER_MS -
-                          RTX_LATENCY_DETECT_MS) / RTX_LATENCY_ROUNDS
 #: Where retransmissions are lost too, more rounds: as many as it takes for
 #: a packet to stay lost in at most this share of the cases when each
 #: request fails with the share of requests that failed (RtxFailures:
@@ -502,6 +495,21 @@ class RtxHoldoff:
         return True
 
 
+def report_round_trip(session):
+    """The round trip (seconds) the receiver's last report gives an rtpbin session: the
+    largest rb-round-trip (16.16 fixed point seconds) of the remote sources with a report
+    block, or None before the first report (RtxHoldoff.round_trip's)."""
+    rtts = []
+    for source in session.get_property("sources") or []:
+        st = source.get_property("stats")
+        if st is None or st.get_value("internal") or not st.get_value("have-rb"):
+            continue
+        rtt = st.get_value("rb-round-trip") / 65536.0
+        if rtt > 0:
+            rtts.append(rtt)
+    return max(rtts) if rtts else None
+
+
 #: rtpstorage (ULPFEC receivers) keeps packets this much longer than the
 #: jitterbuffer latency, ms.  With latency + 50 ms (as in rtpstorage's
 #: documentation) none of the losses of the stream's first second were
@@ -526,7 +534,7 @@ Recipe = collections.namedtuple("Recipe", [
     "ulpfec_percentage",
     "latency_ms",  # receiver jitterbuffer latency
     "summary",
-    "adapt",       # the encoder's rate follows the reported loss (ratecontrol.py)
+    "adapt",       # the element's congestion control, the encoder following (ratecontrol.py)
 ], defaults=(False,))
 
 
@@ -598,14 +606,16 @@ def _recipes():
                                    "the cap (%s on the media, rtpburstpace pace=false "
                                    "in the group on each FEC stream; measured worse than "
                                    "without, docs/results.md section 11)" % FEC_GROUP)))
-            # the same, with the encoder's rate (and the cap with it) following the loss
-            # the receiver reports
-            for base in ("capped-rtx", "capped-rtx-behind"):
-                r = table[base]
-                add(r._replace(name=base + "-adapt", adapt=True, summary=(
-                    r.summary.split("; keyframe request")[0] + "; the encoder's bit rate and "
-                    "the cap follow the loss in the receiver's reports, starting from a "
-                    "quarter where the round trip is long (ratecontrol.py)")))
+            # the same, the element's congestion control capping the rate at its
+            # estimate and the encoder's rate following it
+            r = table["capped-rtx"]
+            add(r._replace(name="capped-rtx-adapt", adapt=True,
+                           pace_props=props + " " + ADAPT_PROPS, summary=(
+                               r.summary.split("; keyframe request")[0].replace(
+                                   props, props + " " + ADAPT_PROPS, 1)
+                               + ", the payloader sending the transport-wide-cc header "
+                               "extension; the encoder's bit rate follows the element's "
+                               "estimated-bitrate (ratecontrol.py)")))
         if mode == "paced":
             add(Recipe("%s-rtx-behind-pass" % mode, paced, True,
                        ((props + " ") if props else "") + "pace-other-payloads=false", "rtx",
@@ -673,6 +683,9 @@ def sender_plan(recipe, host, port, source=None):
            "rtph264pay name=pay pt=%d mtu=%d config-interval=-1" % (MEDIA_PT, MTU))
     if recipe.protection == "st2022":
         pay += " ssrc=0"          # rtpst2022-1-fecenc refuses other SSRCs
+    if recipe.adapt:
+        # the payloader's auto-header-extension enables the extension from these caps
+        pay += " ! " + ratecontrol.twcc_caps()
     chain = "%s ! %s" % (source, pay)
     pace = "rtpburstpace name=pace" + (" " + recipe.pace_props if recipe.pace_props else "")
     if recipe.paced and not recipe.pace_after_rtpbin:

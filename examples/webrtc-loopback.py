@@ -25,6 +25,22 @@ the RTP header in the clear: packets are grouped by RTP timestamp).
          are plain application/x-rtp, so frame-period is set (40 ms).
   none   no element.
 
+--congestion-control gcc (or tfrc): the element runs that congestion
+control on the receiver's transport-wide congestion control feedback and
+the encoder follows its estimate.  The payloader sends the transport-wide-cc
+header extension (caps with extmap-1 after it, which its
+auto-header-extension reads); webrtcbin offers it (a=extmap and
+a=rtcp-fb transport-cc, from those caps).  The receiving webrtcbin answers
+with the extension only if its own transceiver asks for it, as a browser's
+does: here a recvonly transceiver whose codec preferences carry the same
+extmap-1.  Its rtpbin then sends the feedback, and the sender's rtpbin
+passes it upstream out of webrtcbin's sink pad to the element.  The element
+does not set the encoder's rate itself; the application connects to its
+notify::estimated-bitrate (ratecontrol.EncoderFollower: x264enc's bitrate at
+85 % of the estimate, never above the configured 2000 kbit/s).  With
+--check, the encoder must have followed the estimate: at least one change,
+each 85 % of the estimate notified.
+
 --rtcp-check sets the internal rtpbin's ntp-time-source=running-time (the
 SRs then carry pipeline running time instead of wall-clock NTP, so do not use
 it for a real peer), lowers the RTCP interval and prints the median of
@@ -37,7 +53,8 @@ few frames, 77 when PyGObject, webrtcbin, libnice's GStreamer
 plugin (gstreamer1.0-nice) or rtpburstpace is missing.
 
     GST_PLUGIN_PATH=build/gst /usr/bin/python3 examples/webrtc-loopback.py \\
-        [--placement input|aux|none] [--seconds 6] [--pace PROPS] [--rtcp-check]
+        [--placement input|aux|none] [--seconds 6] [--pace PROPS] [--rtcp-check] \\
+        [--congestion-control none|gcc|tfrc]
 """
 import argparse
 import os
@@ -47,11 +64,17 @@ import sys
 import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+sys.path.insert(0, HERE)
+import ratecontrol  # noqa: E402
+
 SKIP = 77
 FRAMERATE = 25
 CLOCK_RATE = 90000
 TS_OFFSET = 0x10000000
 SSRC = 0x5EED0001
+ENCODER_KBPS = 2000
+MEDIA_CAPS = "application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000"
 
 if not os.environ.get("GST_PLUGIN_PATH"):
     os.environ["GST_PLUGIN_PATH"] = os.path.normpath(os.path.join(HERE, "..", "build", "gst"))
@@ -116,23 +139,34 @@ class Loopback:
         self.departures = []     # (clock ns, rtptime) at the sender's nicesink
         self.srs = []
         self.nicesink = None
+        self.follower = None
 
-        pace = "rtpburstpace name=pace %s ! " % args.pace if args.placement == "input" else ""
+        cc = args.congestion_control != "none"
+        pace_props = args.pace + (" congestion-control=" + args.congestion_control if cc else "")
+        pace = "rtpburstpace name=pace %s ! " % pace_props if args.placement == "input" else ""
         self.send_pipe = Gst.parse_launch(
             "videotestsrc is-live=true pattern=smpte ! "
             "video/x-raw,width=640,height=360,framerate=%d/1 ! "
-            "x264enc tune=zerolatency speed-preset=ultrafast bitrate=2000 key-int-max=25 ! "
-            "rtph264pay mtu=1200 config-interval=-1 pt=96 ssrc=%d timestamp-offset=%d ! %s"
-            "application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000 ! "
-            "webrtcbin name=send bundle-policy=max-bundle"
-            % (FRAMERATE, SSRC, TS_OFFSET, pace))
+            "x264enc name=enc tune=zerolatency speed-preset=ultrafast bitrate=%d "
+            "key-int-max=25 ! rtph264pay mtu=1200 config-interval=-1 pt=96 ssrc=%d "
+            "timestamp-offset=%d ! %s%s%s ! webrtcbin name=send bundle-policy=max-bundle"
+            % (FRAMERATE, ENCODER_KBPS, SSRC, TS_OFFSET, pace, MEDIA_CAPS,
+               ",extmap-%d=(string)%s" % (ratecontrol.TWCC_EXT_ID, ratecontrol.TWCC_URI)
+               if cc else ""))
         self.send = self.send_pipe.get_by_name("send")
+        if cc and args.placement == "input":
+            self.follow(self.send_pipe.get_by_name("pace"))
         # two pipelines: in one, the receiver's jitterbuffer latency would be
         # the sender's latency too
         self.recv_pipe = Gst.Pipeline.new("receiver")
         self.recv = Gst.ElementFactory.make("webrtcbin", "recv")
         self.recv.set_property("bundle-policy", GstWebRTC.WebRTCBundlePolicy.MAX_BUNDLE)
         self.recv_pipe.add(self.recv)
+        if cc:
+            # the receiver's own transceiver asks for the extension, so its answer has it
+            self.recv.emit("add-transceiver", GstWebRTC.WebRTCRTPTransceiverDirection.RECVONLY,
+                           Gst.Caps.from_string("%s,extmap-%d=(string)%s" % (
+                               MEDIA_CAPS, ratecontrol.TWCC_EXT_ID, ratecontrol.TWCC_URI)))
 
         self.send.connect("on-negotiation-needed", self.on_negotiation_needed)
         self.send.connect("on-ice-candidate",
@@ -180,7 +214,16 @@ class Loopback:
         props = self.args.pace
         if "frame-period" not in props:
             props += " frame-period=%d" % (1_000_000_000 // FRAMERATE)
-        return Gst.parse_bin_from_description("rtpburstpace name=pace %s" % props, True)
+        if self.args.congestion_control != "none":
+            props += " congestion-control=" + self.args.congestion_control
+        aux = Gst.parse_bin_from_description("rtpburstpace name=pace %s" % props, True)
+        if self.args.congestion_control != "none":
+            self.follow(aux.get_by_name("pace"))
+        return aux
+
+    def follow(self, pace):
+        """x264enc follows the element's estimate (ratecontrol.EncoderFollower)."""
+        self.follower = ratecontrol.EncoderFollower(pace, self.send_pipe.get_by_name("enc"))
 
     # -- receiver --
     def on_recv_pad(self, _element, pad):
@@ -255,7 +298,7 @@ class Loopback:
         self.loop.run()
         self.ice_state = self.send.get_property("ice-connection-state")
         self.pace_stats = None
-        pace = self.send_pipe.get_by_name("pace")
+        pace = self.follower.pace if self.follower else self.send_pipe.get_by_name("pace")
         if pace is not None:
             self.pace_stats = pace.get_property("stats")
         self.send_pipe.set_state(Gst.State.NULL)
@@ -274,7 +317,12 @@ def main():
                     help="extra rtpburstpace properties, e.g. 'duty=0.8'")
     ap.add_argument("--rtcp-check", action="store_true",
                     help="NTP = running time in the SRs; print their NTP - RTP offset")
+    ap.add_argument("--congestion-control", choices=("none", "gcc", "tfrc"), default="none",
+                    help="the element's congestion control on TWCC feedback, x264enc "
+                         "following its estimate (default: none)")
     args = ap.parse_args()
+    if args.congestion_control != "none" and args.placement == "none":
+        ap.error("--congestion-control needs the element (--placement input or aux)")
 
     Gst.init(None)
     need = ["webrtcbin", "nicesink", "nicesrc", "videotestsrc", "x264enc", "rtph264pay",
@@ -320,6 +368,24 @@ def main():
                      (max(offsets) - min(offsets)) / 1e6))
         else:
             print("RTCP SR: none seen")
+    followed = True
+    if lb.follower is not None:
+        with lb.follower.lock:
+            history = list(lb.follower.history)
+        wrong = [h for h in history
+                 if h[2] != ratecontrol.encoder_rate(h[1], ENCODER_KBPS)]
+        stats = lb.pace_stats
+        print("congestion control %s: %d feedback reports, estimate %d bit/s; x264enc's "
+              "bitrate set %d times from it, first %s, last %s, now %d kbit/s" % (
+                  args.congestion_control, stats.get_value("cc-feedback-reports"),
+                  stats.get_value("estimated-bitrate"), len(history), history[:1],
+                  history[-1:], lb.follower.encoder.get_property("bitrate")))
+        followed = (len(history) >= 1 and not wrong and
+                    lb.follower.encoder.get_property("bitrate") == history[-1][2])
+        if args.check:
+            print("%s x264enc's bitrate followed the estimate: %d changes, each 85 %% of it "
+                  "(%s), the last in force" % ("PASS" if followed else "FAIL", len(history),
+                                               wrong[:3] or "yes"))
     for e in lb.errors:
         print("error: %s" % e)
     ok = not lb.errors and lb.decoded >= FRAMERATE
@@ -332,7 +398,7 @@ def main():
         paced = median >= 0.8 * 0.85
         print("%s median frame spread / (0.9*dT*(n-1)/n) at the nicesink: %.3f (>= 0.68)"
               % ("PASS" if paced else "FAIL", median))
-        ok = ok and paced
+        ok = ok and paced and followed
     return 0 if ok else 1
 
 

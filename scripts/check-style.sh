@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The C style check: every gst/*.c file is unchanged by scripts/gst-indent,
-# and no line of gst/*.c or gst/*.h is longer than 80 columns.  Lists what
+# The C style check: every gst/*.c and examples/*.c file is unchanged by
+# scripts/gst-indent, and no line of them or of gst/*.h is longer than 80
+# columns.  Lists what
 # differs; exit 1 then.  Files may be named instead (paths from the top).
 #
 # Exit 77 (skipped) without GNU indent 2.2.12, the version GStreamer formats
@@ -19,7 +20,7 @@ fi
 if [ $# -gt 0 ]; then
   files=("$@")
 else
-  files=(gst/*.c gst/*.h)
+  files=(gst/*.c gst/*.h examples/*.c)
 fi
 
 tmpdir=$(mktemp -d)

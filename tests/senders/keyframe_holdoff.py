@@ -21,7 +21,13 @@ keyframe for each damaged frame:
   the keyframe the previous request made), the encoder made at least one
   keyframe for a request and no more than one per request passed
   (send-video's keyframes_forced), and at most 0.8 x the keyframes of the
-  run without the hold.
+  run without the hold;
+
+  --keyframe-holdoff-by encoder (x264enc's min-force-key-unit-interval set
+  to the hold instead of the filter): every request reaches the encoder,
+  none dropped, and it still makes keyframes for them.  It postpones a
+  request that comes sooner than the interval rather than dropping it, so
+  it does not make fewer keyframes here; the run prints how many.
 
 Why a dropped request loses nothing (a request that comes less than the
 receiver's latency after a keyframe is about a packet sent before it) is
@@ -29,7 +35,7 @@ videorecipes.KeyframeHoldoff's docstring; this test checks the filter on
 fixed times and that it works in the applications, not the frames.
 
 Exit codes: 0 pass, 1 fail, 77 skipped (no PyGObject / GStreamer bindings or
-a plugin the recipe needs is missing).  About 25 s.
+a plugin the recipe needs is missing).  About 35 s.
 
     /usr/bin/python3 tests/senders/keyframe_holdoff.py [-v]
 """
@@ -83,7 +89,8 @@ def main():
     hold_ms = videorecipes.get("recommended").latency_ms
 
     runs = {}
-    for label, extra in (("hold 0", ["--keyframe-holdoff", "0"]), ("hold default", [])):
+    for label, extra in (("hold 0", ["--keyframe-holdoff", "0"]), ("hold default", []),
+                         ("by encoder", ["--keyframe-holdoff-by", "encoder"])):
         txj, rxj, _ticks, problems = video_recipes.run_pair(
             "recommended", SECONDS, DROP, verbose=args.verbose,
             tx_args=["--rtx-history-packets", "1"] + extra)
@@ -120,7 +127,19 @@ def main():
         if not passed or not 1 <= forced <= passed:
             failures.append("hold default: %s keyframes forced for %d requests passed"
                             % (forced, passed))
-    if len(runs) == 2:
+    if "by encoder" in runs:
+        txj, rxj = runs["by encoder"]
+        if txj.get("keyframe_holdoff_by") != "encoder" or \
+                txj.get("keyframe_holdoff_ms") != hold_ms or \
+                txj.get("keyframe_requests_dropped") != 0:
+            failures.append("by encoder: held off by %s, %s ms, %s requests dropped; expected "
+                            "the encoder, %d ms, none" % (
+                                txj.get("keyframe_holdoff_by"), txj.get("keyframe_holdoff_ms"),
+                                txj.get("keyframe_requests_dropped"), hold_ms))
+        passed, forced = txj.get("keyframe_requests_passed", 0), txj.get("keyframes_forced", 0)
+        if not passed or not 1 <= forced <= passed:
+            failures.append("by encoder: %s keyframes forced for %d requests" % (forced, passed))
+    if "hold 0" in runs and "hold default" in runs:
         k0, k1 = (runs[l][0].get("keyframes_sent", 0) for l in ("hold 0", "hold default"))
         if k1 > MAX_KEYFRAME_RATIO * k0:
             failures.append("the hold sent %d keyframes against %d without it (more than "

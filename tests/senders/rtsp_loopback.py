@@ -14,6 +14,14 @@ client decoded frames, no packet was lost, and a frame's packets reached the
 client spread over at least 0.8 x 0.85 x 0.9*dT*(n-1)/n (median over the
 frames of n >= 2 packets of the ratio of the spread to 0.9*dT*(n-1)/n).
 
+Then a second server with --congestion-control gcc (the payloader sending
+the transport-wide-cc header extension, the element running GCC on the
+client's feedback) and a client for CC_SECONDS: rtspsrc sends TWCC feedback
+from the SDP's a=extmap, the element got reports, and in the factory's
+media-configure the example made x264enc follow the estimate: at least one
+change of its bitrate, each 85 % of the estimate notified
+(ratecontrol.encoder_rate), the encoder's bitrate at the end the last one.
+
 Run with G_DEBUG=fatal-warnings (tests/meson.build does): a GLib warning or
 critical, such as a property the server looks for on pay0 and does not find,
 aborts the test.  Exit 0 pass, 1 fail, 77 when a needed plugin or binding is
@@ -39,6 +47,7 @@ except (ImportError, ValueError) as e:
     sys.exit(77)
 
 SECONDS = 8.0
+CC_SECONDS = 5.0        # rtspsrc sends its first RTCP, and feedback, ~2 s in
 PERIOD_MS = 40.0
 DUTY = 0.9
 SKIP_FRAMES = 10        # the stream starts up
@@ -142,7 +151,7 @@ def run_client(pipeline, seconds, before_stop=None):
     return errors
 
 
-def start_server(streams=1, audio=False, group_max_rate=0):
+def start_server(streams=1, audio=False, group_max_rate=0, **kwargs):
     """Gst.init (), then the server of examples/rtsp-server.py with @streams
     paced streams (and an Opus stream with @audio) on a free port, its
     launch line printed.  Returns (server, factory, url), or None, printed
@@ -157,10 +166,11 @@ def start_server(streams=1, audio=False, group_max_rate=0):
             return None
     example = load_example()
     server, factory = example.make_server(0, "/video", streams=streams, audio=audio,
-                                          group_max_rate=group_max_rate)
+                                          group_max_rate=group_max_rate, **kwargs)
     url = "rtsp://127.0.0.1:%d/video" % server.get_bound_port()
     print("server: %s\n  %s" % (url, example.launch_line(
-        example.DEFAULT_SOURCE, "", streams, audio, group_max_rate)))
+        example.DEFAULT_SOURCE, "", streams, audio, group_max_rate,
+        congestion_control=kwargs.get("congestion_control", "none"))))
     return server, factory, url
 
 
@@ -192,9 +202,47 @@ def main():
     checks = [("frames decoded %d > 0" % client.frames, client.frames > 0),
               ("packets lost %d == 0" % lost, lost == 0),
               ("median spread ratio %.3f >= %.2f" % (median, bound), median >= bound)]
+    checks += congestion_control()
     for text, ok in checks:
         print("%s %s" % ("PASS" if ok else "FAIL", text))
     return 0 if all(ok for _t, ok in checks) else 1
+
+
+def congestion_control():
+    """The server with --congestion-control gcc and a client: [(text, ok)]."""
+    followers = []
+    started = start_server(congestion_control="gcc", followers=followers)
+    _server, _factory, url = started
+    client = Client(url)
+    errors = run_client(client.pipeline, CC_SECONDS)
+    import ratecontrol      # (examples/, on the path since load_example)
+    checks = [("congestion control: no client error (%s)" % errors[:1], not errors),
+              ("congestion control: media-configure made %d follower (1)" % len(followers),
+               len(followers) == 1)]
+    if len(followers) != 1:
+        return checks
+    f = followers[0]
+    with f.lock:
+        history = list(f.history)
+    stats = f.pace.get_property("stats")
+    print("congestion control: %d frames decoded, %d feedback reports, estimate %d bit/s; "
+          "%d changes of x264enc's bitrate, first %s, last %s" % (
+              client.frames, stats.get_value("cc-feedback-reports"),
+              stats.get_value("estimated-bitrate"), len(history), history[:1], history[-1:]))
+    wrong = [h for h in history if h[2] != ratecontrol.encoder_rate(h[1], 4000)]
+    checks += [
+        ("congestion control: frames decoded %d > 0" % client.frames, client.frames > 0),
+        ("congestion control: the element got %d feedback reports"
+         % stats.get_value("cc-feedback-reports"), stats.get_value("cc-feedback-reports") > 0),
+        ("congestion control: x264enc's bitrate followed the estimate %d times" % len(history),
+         len(history) >= 1),
+        ("congestion control: each is 85 %% of the estimate: %s" % (wrong[:3] or "yes"),
+         not wrong),
+        ("congestion control: x264enc ended at the last, %d kbit/s"
+         % f.encoder.get_property("bitrate"),
+         bool(history) and f.encoder.get_property("bitrate") == history[-1][2]),
+    ]
+    return checks
 
 
 if __name__ == "__main__":
