@@ -166,12 +166,12 @@ static const Field fields[N_STATS] = {
       "timed packets whose release time had passed when the kernel got "
         "them (fq sends them at once, etf drops them)"},
   [STAT_TXTIME_MISSED] = {"txtime-missed", G_TYPE_UINT64,
-      "packets the qdisc dropped because it could not send them at their "
-        "time (error queue, SO_EE_CODE_TXTIME_MISSED: etf)"},
+      "packets the qdisc dropped after they waited in it past their time "
+        "(error queue, SO_EE_CODE_TXTIME_MISSED: etf)"},
   [STAT_TXTIME_INVALID] = {"txtime-invalid", G_TYPE_UINT64,
-      "packets the qdisc dropped for a release time it does not take "
-        "(error queue, SO_EE_CODE_TXTIME_INVALID_PARAM: etf, another "
-        "clock)"},
+      "packets the qdisc refused: a release time already past when queued "
+        "or before one it sent, or on another clock (error queue, "
+        "SO_EE_CODE_TXTIME_INVALID_PARAM: etf)"},
   [STAT_LAST_LEAD] = {"last-lead", G_TYPE_INT64,
       "how long before its release time the last timed packet was sent, "
         "ns (negative: late)"},
