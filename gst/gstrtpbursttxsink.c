@@ -50,14 +50,18 @@
  * the sink warns once and turns #GstBaseSink:sync on while it runs, so
  * that the packets still leave at their times, paced by this thread.
  *
+ * The socket is opened and SO_TXTIME set as the sink starts (NULL to
+ * READY); the properties are read then.  The socket's error queue is read
+ * a last time as it stops (READY to NULL).
+ *
  * What the sink cannot see yet: a qdisc that ignores release times
  * (pfifo_fast, noqueue: the packets then leave as they come) still accepts
  * them; #GstRtpBurstTxSink:txtime-active says only that the socket took
- * SO_TXTIME.  etf drops packets it gets too late to send at their time;
- * the kernel reports those on the socket's error queue, which the sink
- * reads after each send: the `txtime-missed` count of
- * #GstRtpBurstTxSink:stats, with a warning.  docs/txtime.md has the
- * details.
+ * SO_TXTIME.  etf drops packets it gets too late to send at their time
+ * (`txtime-invalid`) or cannot send in time (`txtime-missed`); the kernel
+ * reports those on the socket's error queue, which the sink reads after
+ * each send: counts in #GstRtpBurstTxSink:stats and one warning.
+ * docs/txtime.md has the details.
  *
  * ## Example launch lines
  * |[
@@ -298,15 +302,15 @@ gst_rtp_burst_tx_sink_class_init (GstRtpBurstTxSinkClass * klass)
    * GstRtpBurstTxSink:host:
    *
    * The host or IP address to send to, resolved when the sink starts
-   * (READY to PAUSED); the first address the resolver gives is used.
+   * (NULL to READY, as GstBaseSink starts); the first address the resolver
+   * gives is used.
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_HOST,
       g_param_spec_string ("host", "Host",
           "The host or IP address to send the packets to",
-          DEFAULT_HOST, G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-          G_PARAM_STATIC_STRINGS));
+          DEFAULT_HOST, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   /**
    * GstRtpBurstTxSink:port:
@@ -317,8 +321,7 @@ gst_rtp_burst_tx_sink_class_init (GstRtpBurstTxSinkClass * klass)
    */
   g_object_class_install_property (gobject_class, PROP_PORT,
       g_param_spec_int ("port", "Port", "The UDP port to send the packets to",
-          0, 65535, DEFAULT_PORT, G_PARAM_READWRITE |
-          GST_PARAM_MUTABLE_READY | G_PARAM_STATIC_STRINGS));
+          0, 65535, DEFAULT_PORT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   /**
    * GstRtpBurstTxSink:txtime:
@@ -333,8 +336,7 @@ gst_rtp_burst_tx_sink_class_init (GstRtpBurstTxSinkClass * klass)
       g_param_spec_boolean ("txtime", "Release times to the kernel",
           "Give each packet its release time (SO_TXTIME); FALSE: wait for "
           "it on the clock, as udpsink does", DEFAULT_TXTIME,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-          G_PARAM_STATIC_STRINGS));
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   /**
    * GstRtpBurstTxSink:txtime-clock:
@@ -351,8 +353,7 @@ gst_rtp_burst_tx_sink_class_init (GstRtpBurstTxSinkClass * klass)
           "The kernel clock of the release times: the egress qdisc's "
           "(monotonic for fq, usually tai for etf)",
           GST_TYPE_RTP_BURST_TX_CLOCK, DEFAULT_TXTIME_CLOCK,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-          G_PARAM_STATIC_STRINGS));
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   /**
    * GstRtpBurstTxSink:txtime-active:
@@ -372,7 +373,7 @@ gst_rtp_burst_tx_sink_class_init (GstRtpBurstTxSinkClass * klass)
    * GstRtpBurstTxSink:stats:
    *
    * A #GstStructure named application/x-rtp-burst-tx-sink-stats with the
-   * sink's counters since it last went from READY to PAUSED.  The
+   * sink's counters since it last started (NULL to READY).  The
    * description of this property (`gst-inspect-1.0 rtpbursttxsink`) lists
    * every field with its type and meaning.
    *
