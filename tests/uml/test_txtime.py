@@ -15,8 +15,11 @@ ahead; a receiver in $UML_NS_RX timestamps their arrival in the kernel
               tell yet: txtime-active stays true)
   no txtime   txtime=false through pfifo_fast: the sink waits on the clock
               itself (its fallback), median gap within 10 % of 1 ms
-  etf         mqprio + etf (CLOCK_TAI, delta 5 ms), txtime-clock=tai: paced
-              as through fq; one more packet whose time has passed is
+  etf         mqprio + etf (CLOCK_TAI, delta 10 ms), txtime-clock=tai:
+              paced as through fq, every packet received or reported
+              dropped by etf (it drops what the guest's late timer makes
+              it dequeue past its time: at most 5 %); one more packet
+              whose time has passed is
               dropped by etf and reported on the socket's error queue
               (txtime-invalid 1: etf reports a packet late when queued as
               an invalid parameter; one warning)
@@ -121,19 +124,25 @@ def send(host, port, txtime, clock, late):
         if msg.type == Gst.MessageType.ERROR:
             sys.exit("send: %s" % msg.parse_error()[0].message)
         break
-    # what the qdisc reports for the last packets comes on the error queue
-    # at once (etf drops at enqueue); stop () reads it once more
+    # EOS comes when the last packet was handed over; the qdisc holds the
+    # packets until their times and reports what it drops then on the
+    # socket's error queue, which the sink reads once more as it stops
+    # (READY to NULL, when the pipeline's bus no longer takes messages)
+    last = first + N * GAP_NS + 50000000
+    while clock_obj.get_time() - pipeline.get_base_time() < last:
+        time.sleep(0.01)
+    active = sink.get_property("txtime-active")
     pipeline.set_state(Gst.State.READY)
-    stats = sink.get_property("stats")
-    bus = pipeline.get_bus()
     while True:
         msg = bus.pop_filtered(Gst.MessageType.WARNING)
         if msg is None:
             break
         warnings.append(msg.parse_warning()[0].message)
     pipeline.set_state(Gst.State.NULL)
+    stats = sink.get_property("stats")
     out = {stats.nth_field_name(i): stats.get_value(stats.nth_field_name(i))
            for i in range(stats.n_fields())}
+    out["txtime-active"] = active       # while it ran
     out["warnings"] = warnings
     print(json.dumps(out), flush=True)
 
@@ -215,7 +224,7 @@ def main():
                   "mqprio", "num_tc", "1", "map"] + ["0"] * 16 +
                  ["queues", "1@0", "hw", "0"],
                  ["qdisc", "add", "dev", dev, "parent", "100:1", "etf",
-                  "clockid", "CLOCK_TAI", "delta", "5000000"]],
+                  "clockid", "CLOCK_TAI", "delta", "10000000"]],
          True, "tai", True, True),
     ]
     for name, setup, txtime, clock, late, paced in cases:
@@ -226,8 +235,15 @@ def main():
             line, med = describe(name, got, stats)
             print(line + ("" if attempt == 1 else " (again)"), flush=True)
             problems = []
-            if len(got["seq"]) != N or sorted(got["seq"]) != list(range(N)):
-                problems.append("not every packet arrived once")
+            # etf drops what it dequeues past its time (the guest's timer
+            # late by more than delta) and reports it: none lost unreported,
+            # and few
+            missed = stats["txtime-missed"] if late else 0
+            if (sorted(got["seq"]) != sorted(set(got["seq"])) or
+                    not set(got["seq"]) <= set(range(N)) or
+                    len(got["seq"]) + missed != N or missed > N // 20):
+                problems.append("%d of %d packets arrived once, %d reported missed"
+                                % (len(set(got["seq"])), N, missed))
             if med is not None and paced and abs(med - GAP_NS / 1000.0) > 0.1 * GAP_NS / 1000.0:
                 problems.append("median gap %.1f us not within 10 %% of %d us"
                                 % (med, GAP_NS // 1000))
@@ -245,9 +261,8 @@ def main():
             if late:
                 # etf reports a packet already late when queued as an invalid
                 # parameter, one that waited too long as missed
-                dropped = stats["txtime-missed"] + stats["txtime-invalid"]
-                if dropped != 1:
-                    problems.append("%d drops reported, not 1" % dropped)
+                if stats["txtime-invalid"] != 1:
+                    problems.append("txtime-invalid %d, not 1" % stats["txtime-invalid"])
                 if len([w for w in stats["warnings"] if "release time" in w]) != 1:
                     problems.append("warnings %s" % stats["warnings"])
             elif stats["warnings"]:
