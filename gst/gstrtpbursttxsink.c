@@ -343,8 +343,8 @@ gst_rtp_burst_tx_sink_class_init (GstRtpBurstTxSinkClass * klass)
    *
    * The kernel clock of the release times, which must be the egress
    * qdisc's: `monotonic` for fq, the etf qdisc's `clockid` for etf
-   * (usually `tai`).  fq takes a CLOCK_TAI time for one 37 s and more in
-   * the future and drops it (beyond its horizon).
+   * (usually `tai`).  fq reads a CLOCK_TAI time as a CLOCK_MONOTONIC one,
+   * decades ahead, and drops the packet (beyond its horizon).
    *
    * Since: 0.1
    */
