@@ -25,11 +25,19 @@
 #include <gst/gst.h>
 
 #include "gstrtpburstpace.h"
+#ifdef HAVE_RTP_BURST_TX_SINK
+#include "gstrtpbursttxsink.h"
+#endif
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
-  return GST_ELEMENT_REGISTER (rtpburstpace, plugin);
+  gboolean ret = GST_ELEMENT_REGISTER (rtpburstpace, plugin);
+
+#ifdef HAVE_RTP_BURST_TX_SINK
+  ret &= GST_ELEMENT_REGISTER (rtpbursttxsink, plugin);
+#endif
+  return ret;
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, rtpburstpace,

@@ -16,6 +16,11 @@ PACKAGES=(
   iperf3 iproute2 ethtool iputils-ping valgrind indent
   g++ libns3-dev
 )
+# The User-Mode Linux guest of the suite 'uml' (tests/uml/run-uml.sh), a
+# kernel with fq and etf: Debian builds it for amd64 only.
+if [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; then
+  PACKAGES+=(user-mode-linux)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

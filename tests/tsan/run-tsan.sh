@@ -53,7 +53,8 @@ if command -v setarch >/dev/null 2>&1; then
   wrap=(setarch "$(uname -m)" -R)
 fi
 "${wrap[@]}" meson test -C "$BUILD" --print-errorlogs --no-suite bench \
-  --no-suite testbed --no-suite senders --no-suite docs --no-suite source --timeout-multiplier 4 --repeat "${TSAN_REPEAT:-3}" "$@"
+  --no-suite testbed --no-suite senders --no-suite docs --no-suite source \
+  --no-suite uml --timeout-multiplier 4 --repeat "${TSAN_REPEAT:-3}" "$@"
 status=$?
 reports=$(cat "$BUILD"/meson-logs/testlog.txt 2>/dev/null |
   grep -c "^WARNING: ThreadSanitizer" || true)
