@@ -63,8 +63,17 @@
  *   RTT given, 100 ms while none is known.
  * - A_s is kept at most A_hat: growing 5 % per report without a loss, it
  *   would otherwise run far above A_hat and a loss would not lower the
- *   target.  The loss fraction is over the sequence numbers a report
- *   tells of for the first time.
+ *   target.  The loss fraction is over the sequence numbers the reports
+ *   tell of for the first time, counted over a window of at least 20 of
+ *   them.
+ * - The draft runs the loss-based controller once per RTCP receiver
+ *   report (about one a second); TWCC reports come once a frame, and
+ *   A_s (1 - p / 2) on each would compound 25 times a second (20 % loss
+ *   took a 2.5 Mbit/s estimate to 100 kbit/s in 3 s).  Here, as in
+ *   libwebrtc's loss-based estimate, a decrease comes at most once per
+ *   300 ms plus the round trip, over the packets since the controller last
+ *   acted; until then the window grows.  An increase or a hold acts on
+ *   each window of 20 or more.
  * - Rates stay within [max (min_rate, 1), max_rate], at most 1 Tbit/s.
  */
 
@@ -123,6 +132,10 @@
 #define LOSS_HIGH 0.10
 #define LOSS_LOW 0.02
 #define LOSS_INCREASE 1.05
+/* the window the loss fraction is taken over, and the decreases' spacing
+ * (+ the round trip) */
+#define LOSS_MIN_PACKETS 20
+#define LOSS_DECREASE_INTERVAL_MS 300.0
 
 typedef struct
 {
@@ -194,6 +207,11 @@ struct _RtpBurstGcc
   /* the loss-based controller (6) */
   gdouble loss_rate;
   gdouble loss;
+  guint win_packets, win_lost;  /* since the controller last acted */
+  guint loss_packets;           /* the window it last acted on */
+  guint64 loss_updates;
+  gboolean have_decrease;
+  guint64 last_decrease;
 };
 
 /* a - b in ms, signed, without overflow */
@@ -560,17 +578,43 @@ rate_control (RtpBurstGcc * gcc, guint64 now)
   gcc->delay_rate = clamp_rate (gcc, gcc->delay_rate);
 }
 
-/* The loss-based controller (6), with @lost of @n packets. */
-static void
-loss_control (RtpBurstGcc * gcc, guint lost, guint n)
+/* Whether a decrease may come at @now: the first, one 300 ms + RTT after
+ * the last, or any when the time is unknown or went back. */
+static gboolean
+decrease_due (const RtpBurstGcc * gcc, guint64 now)
 {
-  gdouble p = (gdouble) lost / n;
+  if (!gcc->have_decrease || now == RTP_BURST_TIME_NONE ||
+      now < gcc->last_decrease)
+    return TRUE;
+  return diff_ms (now, gcc->last_decrease) >=
+      LOSS_DECREASE_INTERVAL_MS + gcc->rtt_ms;
+}
 
-  gcc->loss = p;
-  if (p > LOSS_HIGH)
+/* The loss-based controller (6), with @lost of @n new packets added to
+ * its window. */
+static void
+loss_control (RtpBurstGcc * gcc, guint lost, guint n, guint64 now)
+{
+  gdouble p;
+
+  gcc->win_packets += n;
+  gcc->win_lost += lost;
+  if (gcc->win_packets < LOSS_MIN_PACKETS)
+    return;
+  p = (gdouble) gcc->win_lost / gcc->win_packets;
+  if (p > LOSS_HIGH) {
+    if (!decrease_due (gcc, now))
+      return;
     gcc->loss_rate *= 1.0 - 0.5 * p;
-  else if (p < LOSS_LOW)
+    gcc->have_decrease = now != RTP_BURST_TIME_NONE;
+    gcc->last_decrease = now;
+  } else if (p < LOSS_LOW) {
     gcc->loss_rate *= LOSS_INCREASE;
+  }
+  gcc->loss = p;
+  gcc->loss_packets = gcc->win_packets;
+  gcc->loss_updates++;
+  gcc->win_packets = gcc->win_lost = 0;
 }
 
 void
@@ -620,7 +664,7 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
     gcc->last_update = now;
   }
   if (n_new > 0)
-    loss_control (gcc, n_lost, n_new);
+    loss_control (gcc, n_lost, n_new, now);
   gcc->loss_rate = clamp_rate (gcc, MIN (gcc->loss_rate, gcc->delay_rate));
 }
 
@@ -646,6 +690,8 @@ rtp_burst_gcc_report (const RtpBurstGcc * gcc, RtpBurstGccReport * out)
   out->near_max = gcc->near_max;
   out->received_rate = rate_to_uint (received_rate (gcc));
   out->loss = gcc->loss;
+  out->loss_packets = gcc->loss_packets;
+  out->loss_updates = gcc->loss_updates;
   out->delay_rate = rate_to_uint (gcc->delay_rate);
   out->loss_rate = rate_to_uint (gcc->loss_rate);
   out->target = rtp_burst_gcc_target (gcc);

@@ -43,8 +43,9 @@
  *                time near the average rate of past decreases; a
  *                decrease to 0.85 x the rate received over the last
  *                0.5 s
- *   loss-based (section 6), once per report: over 10 % lost,
- *                A_s (1 - p / 2); under 2 %, 1.05 A_s; else held; never
+ *   loss-based (section 6), over a window of at least 20 packets:
+ *                over 10 % lost, A_s (1 - p / 2), at most once per
+ *                300 ms + RTT; under 2 %, 1.05 A_s; else held; never
  *                above the delay-based rate
  *
  * Where it departs from the draft, and why, is said in rtpburstgcc.c.
@@ -100,7 +101,10 @@ typedef struct
   RtpBurstGccState state;       /* the rate controller's */
   gboolean near_max;            /* the last increase was additive */
   guint64 received_rate;        /* R_hat, bit/s; 0 = not measured yet */
-  gdouble loss;                 /* lost fraction of the last report */
+  gdouble loss;                 /* lost fraction of the window the
+                                 * loss-based controller last acted on */
+  guint loss_packets;           /* ... its packets (0 = none yet) */
+  guint64 loss_updates;         /* times it acted */
   guint64 delay_rate;           /* A_hat, bit/s */
   guint64 loss_rate;            /* A_s, bit/s */
   guint64 target;               /* rtp_burst_gcc_target () */

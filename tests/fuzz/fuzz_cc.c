@@ -46,8 +46,11 @@
  *    the delay-based model; one that does moves A_hat as the state says
  *    (Increase: not down; Hold: unchanged; Decrease: not up), and the
  *    state follows the detector's signal (or over-use in the report);
- *  - A_s follows the loss controller: x (1 - p/2) over 10 %, x 1.05
- *    under 2 %, else held, then at most A_hat (within rounding);
+ *  - A_s follows the loss controller, which acts on windows of new
+ *    packets (a model of them): on a window of 20 or more, at most once a
+ *    report, with the window's fraction: x (1 - p/2) over 10 %, x 1.05
+ *    under 2 %, else held; a full window waits only when over 10 % (a
+ *    decrease not yet due); then A_s at most A_hat (within rounding);
  *  - the filter's and the detector's values finite; the gradient is
  *    m(i) x min (deltas, 60); the threshold within [6, 600] ms; the
  *    deltas at most the packets received; R_hat and the mean at
@@ -313,6 +316,8 @@ typedef struct
   gboolean have_seq;
   guint64 highest;
   guint64 received, lost;
+  /* the loss-based controller's window */
+  guint win_packets, win_lost;
 } GccModel;
 
 static RtpBurstGccState
@@ -430,9 +435,10 @@ gcc_check_report (const RtpBurstGcc * gcc, const GccModel * m,
       r->avg_max_rate);
 }
 
-/* What the report after a feedback must be, given the one before. */
+/* What the report after a feedback must be, given the one before; keeps
+ * the model of the loss-based controller's window. */
 static void
-gcc_check_feedback (const GccModel * m, const RtpBurstGccReport * b,
+gcc_check_feedback (GccModel * m, const RtpBurstGccReport * b,
     const RtpBurstGccReport * a, guint n_new, guint n_lost, guint n_received)
 {
   gdouble factor = 1.0, expect, tol;
@@ -470,19 +476,34 @@ gcc_check_feedback (const GccModel * m, const RtpBurstGccReport * b,
     }
   }
 
-  /* the loss-based controller */
-  if (n_new > 0) {
-    gdouble p = (gdouble) n_lost / n_new;
+  /* the loss-based controller: it acts at most once per report, on a
+   * window of at least 20 new packets that ends with this report's; its
+   * window's fraction sets the factor */
+  m->win_packets += n_new;
+  m->win_lost += n_lost;
+  if (a->loss_updates != b->loss_updates) {
+    gdouble p = a->loss;
 
-    FUZZ_CHECK (a->loss == p, "loss %g, %u of %u new packets lost", a->loss,
-        n_lost, n_new);
+    FUZZ_CHECK (a->loss_updates == b->loss_updates + 1 && n_new > 0,
+        "the loss-based controller acted %" G_GUINT64_FORMAT " times on %u "
+        "new packets", a->loss_updates - b->loss_updates, n_new);
+    FUZZ_CHECK (a->loss_packets == m->win_packets && a->loss_packets >= 20 &&
+        p == (gdouble) m->win_lost / m->win_packets, "loss %g over %u "
+        "packets; the window: %u lost of %u", p, a->loss_packets,
+        m->win_lost, m->win_packets);
     if (p > 0.10)
       factor = 1.0 - 0.5 * p;
     else if (p < 0.02)
       factor = 1.05;
+    m->win_packets = m->win_lost = 0;
   } else {
-    FUZZ_CHECK (a->loss == b->loss, "loss %g -> %g without new packets",
-        b->loss, a->loss);
+    FUZZ_CHECK (a->loss == b->loss && a->loss_packets == b->loss_packets,
+        "loss %g -> %g without the controller acting", b->loss, a->loss);
+    /* only a decrease not yet due waits with a full window */
+    FUZZ_CHECK (m->win_packets < 20 ||
+        (gdouble) m->win_lost / m->win_packets > 0.10,
+        "a window of %u packets, %u " "lost, not acted on", m->win_packets,
+        m->win_lost);
   }
   /* A_s kept as a double: the reports round it, and A_hat, to the bit */
   expect = MIN ((gdouble) b->loss_rate * factor, (gdouble) a->delay_rate);

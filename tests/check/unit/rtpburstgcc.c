@@ -146,11 +146,15 @@ GST_START_TEST (test_gcc_steady)
   /* after 11 reports, 1 s: 8 % exactly */
   path_steady (gcc, &p, 5);
   report (gcc, &r);
-  fail_unless_equals_uint64 (r.target, 1080000);
   fail_unless_equals_uint64 (r.delay_rate, 1080000);
-  /* no loss: A_s = min (1.05 A_s, A_hat) = A_hat */
-  fail_unless_equals_uint64 (r.loss_rate, 1080000);
+  /* no loss: A_s = min (1.05 A_s, A_hat) = A_hat, on each window of 20
+   * packets (reports 2, 4, ... 10): A_hat of report 10, 0.9 s; the
+   * target is the lower */
+  fail_unless_equals_uint64 (r.loss_rate, grown (1000000, 0.9));
+  fail_unless_equals_uint64 (r.target, 1071720);
   assert_close (r.loss, 0);
+  fail_unless_equals_int (r.loss_packets, 20);
+  fail_unless_equals_uint64 (r.loss_updates, 5);
   fail_unless_equals_int (r.signal, RTP_BURST_GCC_NORMAL);
   fail_unless_equals_int (r.state, RTP_BURST_GCC_INCREASE);
   fail_unless (!r.near_max);
@@ -350,23 +354,36 @@ GST_START_TEST (test_gcc_loss)
   path_report (gcc, &p, 20, 5 * MS, 5 * MS, 7);
   report (gcc, &r);
   assert_close (r.loss, 0.15);
+  fail_unless_equals_int (r.loss_packets, 20);
+  fail_unless_equals_uint64 (r.loss_updates, 1);
   fail_unless_equals_uint64 (r.lost, 3);
   fail_unless_equals_uint64 (r.received, 17);
   fail_unless_equals_uint64 (r.loss_rate, 925000);
   fail_unless_equals_uint64 (r.delay_rate, 1000000);
   fail_unless_equals_uint64 (r.target, 925000);
 
-  /* again: 925000 x 0.925; A_hat 1.08^0.1 higher */
+  /* the same loss 100, 200 and 300 ms later: the next decrease is due
+   * 300 ms + the RTT (100 ms) after the first; the window grows */
+  path_report (gcc, &p, 20, 5 * MS, 5 * MS, 7);
+  path_report (gcc, &p, 20, 5 * MS, 5 * MS, 7);
+  path_report (gcc, &p, 20, 5 * MS, 5 * MS, 7);
+  report (gcc, &r);
+  fail_unless_equals_uint64 (r.loss_rate, 925000);
+  fail_unless_equals_uint64 (r.loss_updates, 1);
+  fail_unless_equals_uint64 (r.delay_rate, grown (1000000, 0.3));
+  /* 400 ms after it: 80 packets, 12 lost, 15 %: 925000 x 0.925 */
   path_report (gcc, &p, 20, 5 * MS, 5 * MS, 7);
   report (gcc, &r);
   fail_unless_equals_uint64 (r.loss_rate, 855625);
-  fail_unless_equals_uint64 (r.delay_rate, grown (1000000, 0.1));
+  fail_unless_equals_int (r.loss_packets, 80);
+  fail_unless_equals_uint64 (r.loss_updates, 2);
   fail_unless_equals_uint64 (r.target, 855625);
 
   /* 1 of 20, 5 %: between 2 and 10 %, held */
   path_report (gcc, &p, 20, 5 * MS, 5 * MS, 20);
   report (gcc, &r);
   assert_close (r.loss, 0.05);
+  fail_unless_equals_uint64 (r.loss_updates, 3);
   fail_unless_equals_uint64 (r.target, 855625);
 
   /* none: x 1.05 = 898406.25 */
@@ -383,25 +400,40 @@ GST_START_TEST (test_gcc_lost_only)
   RtpBurstGcc *gcc = gcc_new (1000000, 100000, 10000000);
   RtpBurstGccReport r;
   Path p;
+  guint i;
 
   path_init (&p, 0);
   path_steady (gcc, &p, 2);
   fail_unless_equals_uint64 (rtp_burst_gcc_target (gcc), grown (1000000, 0.1));
 
-  /* all lost: p = 1, A_s halves each time down to min_rate; the delay-
+  /* all lost: p = 1; a window of 10 is too short to act on; the delay-
    * based side has nothing to go on and holds A_hat */
   path_report (gcc, &p, 10, 10 * MS, 10 * MS, 1);
   report (gcc, &r);
+  fail_unless_equals_uint64 (r.loss_updates, 1);
+  fail_unless_equals_uint64 (r.loss_rate, grown (1000000, 0.1));
+  /* 20: A_s halves; then once per 400 ms (300 ms + the RTT) down to
+   * min_rate: 1007726 / 2, / 4 (800 ms later), / 8 = 125965.7 */
+  path_report (gcc, &p, 10, 10 * MS, 10 * MS, 1);
+  report (gcc, &r);
   assert_close (r.loss, 1);
-  fail_unless_equals_uint64 (r.loss_rate, grown (1000000, 0.1) / 2);
+  fail_unless_equals_uint64 (r.loss_rate,
+      (guint64) (1e6 * pow (1.08, 0.1) / 2 + 0.5));
   fail_unless_equals_uint64 (r.delay_rate, grown (1000000, 0.1));
   fail_unless_equals_uint64 (r.received, 20);
-  fail_unless_equals_uint64 (r.lost, 10);
+  fail_unless_equals_uint64 (r.lost, 20);
+  for (i = 0; i < 3; i++)
+    path_report (gcc, &p, 10, 10 * MS, 10 * MS, 1);
+  fail_unless_equals_uint64 (rtp_burst_gcc_target (gcc),
+      (guint64) (1e6 * pow (1.08, 0.1) / 2 + 0.5));
   path_report (gcc, &p, 10, 10 * MS, 10 * MS, 1);
-  path_report (gcc, &p, 10, 10 * MS, 10 * MS, 1);
-  /* 1007726 / 8 = 125965.7 */
+  fail_unless_equals_uint64 (rtp_burst_gcc_target (gcc),
+      (guint64) (1e6 * pow (1.08, 0.1) / 4 + 0.5));
+  for (i = 0; i < 4; i++)
+    path_report (gcc, &p, 10, 10 * MS, 10 * MS, 1);
   fail_unless_equals_uint64 (rtp_burst_gcc_target (gcc), 125966);
-  path_report (gcc, &p, 10, 10 * MS, 10 * MS, 1);
+  for (i = 0; i < 4; i++)
+    path_report (gcc, &p, 10, 10 * MS, 10 * MS, 1);
   fail_unless_equals_uint64 (rtp_burst_gcc_target (gcc), 100000);
   report (gcc, &r);
   fail_unless_equals_uint64 (r.delay_rate, grown (1000000, 0.1));
@@ -475,7 +507,9 @@ GST_START_TEST (test_gcc_reorder)
   report (gcc, &r);
   fail_unless_equals_uint64 (r.received, 9);
   fail_unless_equals_uint64 (r.lost, 1);
-  assert_close (r.loss, 0.1);
+  /* 10 new packets: short of the loss-based controller's window */
+  fail_unless_equals_int (r.loss_packets, 0);
+  fail_unless_equals_uint64 (r.loss_updates, 0);
   /* 0..9 minus 5: 8 groups, the last open, 7 deltas, all 0 */
   fail_unless_equals_uint64 (r.groups, 7);
 
@@ -492,11 +526,11 @@ GST_START_TEST (test_gcc_reorder)
   pkts[6].arrival = 100 * MS;
   rtp_burst_gcc_on_feedback (gcc, pkts, 10, 200 * MS, RTT);
   report (gcc, &r);
-  /* counted once each: 15 packets, 0 lost (5 came); the report's loss
-   * is over its 5 new seqs (10..14) */
+  /* counted once each: 15 packets, 0 lost (5 came); the window holds the
+   * new seqs, 0..14: still short of 20 */
   fail_unless_equals_uint64 (r.received, 15);
   fail_unless_equals_uint64 (r.lost, 0);
-  assert_close (r.loss, 0);
+  fail_unless_equals_uint64 (r.loss_updates, 0);
   /* 5 is left out of the model (9 had passed it); 11, arriving before
    * 10 (sooner than sent after it, within 5 ms), joins 10's group (5.2):
    * groups 9, {10, 11}, 12 and 13 close, each with d(i) = 0: 11 deltas,
