@@ -63,6 +63,9 @@ log_started (GstObject * obj, const RtpBurstStarted * st)
       st->spread ? ", spread by max-rate" : "",
       st->compressed ? ", compressed to max-delay" : "",
       placement (st->group), RT_ARGS (st->phase));
+  if (st->probe_rate > 0)
+    GST_DEBUG_OBJECT (obj, "frame %u probes the path at %" G_GUINT64_FORMAT
+        " bit/s", st->rtptime, st->probe_rate);
 }
 
 void

@@ -52,6 +52,7 @@ typedef struct
   gboolean slot_reached;        /* the caller waited for it */
   guint64 slot_lateness;        /* ... and woke this late */
   RtpBurstBooking booking;      /* the slot's, on the group's rate */
+  guint64 probe_rate;           /* a probe frame's rate, bit/s; 0 = not */
 } Head;
 
 /* The push between rtp_burst_stream_next () and push_done (). */
@@ -69,6 +70,7 @@ typedef struct
   guint64 start;                /* the running time it began */
   gboolean frame_first, frame_last;
   guint64 frame_start, period, serial;
+  guint64 probe_rate;           /* its frame's (Head) */
   /* booked on the group's rate: when it returns, the link is taken from
    * then (rtp_burst_group_member_occupy ()) */
   gboolean on_rate;
@@ -111,6 +113,7 @@ struct _RtpBurstStream
   RtpBurstBooking repair_booking;
 
   Push push;
+  guint64 probe_next;           /* the next frame a probe at this rate */
   gboolean have_started;        /* next () started a frame: */
   RtpBurstStarted started;
 

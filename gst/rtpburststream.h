@@ -247,6 +247,8 @@ typedef struct
   gboolean spread, compressed;  /* the rate cap moved or packed its slots */
   gint group;                   /* RtpBurstGroupResult of its placement */
   guint64 phase;                /* ... the phase it was given */
+  guint64 probe_rate;           /* a probe at this rate, bit/s (0 = not;
+                                 * rtp_burst_stream_probe_next_frame ()) */
 } RtpBurstStarted;
 
 typedef struct
@@ -298,6 +300,18 @@ gpointer rtp_burst_stream_take_repair (RtpBurstStream * s,
  * @refused: a flush refused them (they are counted as flushed). */
 void     rtp_burst_stream_push_done   (RtpBurstStream * s, guint64 end,
                                        gboolean refused);
+
+/* The next paced frame to start leaves at @rate bit/s, to probe the path
+ * (rtpburstprobe.h): its slots within bytes x 8 / @rate when that is
+ * shorter than their span (duty x the period, the margin), the rate cap
+ * @rate for it alone.  One frame; 0 cancels. */
+void     rtp_burst_stream_probe_next_frame (RtpBurstStream * s,
+                                       guint64 rate);
+/* The packets taken last (rtp_burst_stream_take_packets ()): their
+ * frame's probe rate (0 = not a probe), and in @frame_last whether they
+ * ended it. */
+guint64  rtp_burst_stream_taken_probe (const RtpBurstStream * s,
+                                       gboolean * frame_last);
 
 /* --- Notices and stats ---------------------------------------------------- */
 

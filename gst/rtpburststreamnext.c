@@ -139,7 +139,7 @@ start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
   RtpBurstLimits limits;
   RtpBurstLimitResult limited;
   RtpBurstStarted *st;
-  guint64 offset;
+  guint64 offset, span, probe;
 
   if (frame->period == 0 || now->now == RTP_BURST_TIME_NONE) {
     start_unpaced (s, frame);
@@ -156,10 +156,16 @@ start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
         rtp_burst_time_add (s->prev_end, h->sink_offset - offset) :
         s->prev_end - MIN (s->prev_end, offset - h->sink_offset);
 
+  /* a probe: the frame at its rate, whatever the cap */
+  span = frame_span (s, frame);
+  probe = s->probe_next;
+  s->probe_next = 0;
+  if (probe > 0)
+    span = MIN (span, rtp_burst_rate_span (frame->bytes, probe));
   rtp_burst_plan_start (sync_time (s, frame), frame->ready_time, now->now,
-      s->prev_end, frame_span (s, frame), &start);
+      s->prev_end, span, &start);
 
-  limits.max_rate = max_rate (s);
+  limits.max_rate = probe > 0 ? probe : max_rate (s);
   limits.budget = rate_cap_enabled (s) ? c->max_latency : 0;
   limits.overload = c->overload;
   if (rtp_burst_apply_limits (&limits, frame->bytes, frame->n_slots, &start,
@@ -169,6 +175,7 @@ start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
   }
   st = note_started (s, frame);
   h->started = TRUE;
+  h->probe_rate = st->probe_rate = probe;
   if (limited.spread)
     s->st.spread_frames++;
   if (limited.compressed)
@@ -647,6 +654,7 @@ rtp_burst_stream_take_packets (RtpBurstStream * s, const RtpBurstNext * next,
   rtp_burst_repair_media_sent (&s->repair, push->paced ? push->slot_time :
       push->now, (guint) MIN (push->bytes, G_MAXUINT));
   push->frame_last = item->closed && rtp_burst_frame_unsent (item) == 0;
+  push->probe_rate = h->probe_rate;
   /* whether late slots at its end made the frame end after its period,
    * for the margin of later frames */
   if (push->frame_last && push->paced)
@@ -673,4 +681,18 @@ rtp_burst_stream_take_repair (RtpBurstStream * s, const RtpBurstNext * next,
       &s->push.size);
   *size = s->push.size;
   return data;
+}
+
+void
+rtp_burst_stream_probe_next_frame (RtpBurstStream * s, guint64 rate)
+{
+  s->probe_next = rate;
+}
+
+guint64
+rtp_burst_stream_taken_probe (const RtpBurstStream * s, gboolean * frame_last)
+{
+  if (frame_last)
+    *frame_last = s->push.frame_last;
+  return s->push.repair ? 0 : s->push.probe_rate;
 }

@@ -585,6 +585,54 @@ GST_START_TEST (test_stream_why_rate_and_drop)
 
 GST_END_TEST;
 
+/* A probe frame: 4 packets of 1000 bytes at 8 Mbit/s leave within
+ * 32000 bit / 8 Mbit/s = 4 ms, 1 ms apart, not 9; the pushes say they are
+ * the probe's and which ends the frame; the next frame is paced as
+ * before. */
+GST_START_TEST (test_stream_probe_frame)
+{
+  Fixture f;
+  RtpBurstNext next;
+  gboolean last;
+  guint i;
+
+  setup (&f);
+  rtp_burst_stream_probe_next_frame (f.s, 8000000);
+  add_frame (&f, 0, 4, 0, 0, TRUE);
+  add_frame (&f, 3600, 2, 4, PERIOD, TRUE);
+  next_at (&f, 0, &next);
+  fail_unless (next.started);
+  fail_unless_equals_uint64 (next.start.probe_rate, 8000000);
+  fail_unless_equals_uint64 (next.start.slot_duration, 1 * MS);
+  for (i = 0; i < 4; i++) {
+    expect_slot (&f, i * MS, i * MS, i);
+    fail_unless_equals_uint64 (rtp_burst_stream_taken_probe (f.s, &last),
+        8000000);
+    fail_unless_equals_int (last, i == 3);
+  }
+  /* the next frame: 0.9 x 40 ms / 2 = 18 ms */
+  next_at (&f, 3 * MS, &next);
+  fail_unless_equals_uint64 (next.start.probe_rate, 0);
+  expect_slot (&f, 3 * MS, PERIOD, 4);
+  fail_unless_equals_uint64 (rtp_burst_stream_taken_probe (f.s, &last), 0);
+  fail_if (last);
+  expect_slot (&f, PERIOD, PERIOD + 18 * MS, 5);
+  fail_unless_equals_uint64 (rtp_burst_stream_taken_probe (f.s, &last), 0);
+  fail_unless (last);
+
+  /* a probe slower than the frame's span leaves it as it is */
+  rtp_burst_stream_probe_next_frame (f.s, 100000);
+  add_frame (&f, 7200, 2, 6, 2 * PERIOD, TRUE);
+  next_at (&f, 2 * PERIOD, &next);
+  fail_unless_equals_uint64 (next.start.probe_rate, 100000);
+  /* ... but the cap is its rate: 2000 bytes at 100 kbit/s, 160 ms */
+  fail_unless_equals_uint64 (next.start.span, 160 * MS);
+  fail_unless (next.start.spread);
+  teardown (&f);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburststream_suite (void)
 {
@@ -593,6 +641,7 @@ rtpburststream_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_stream_paces_frame);
+  tcase_add_test (tc, test_stream_probe_frame);
   tcase_add_test (tc, test_stream_why);
   tcase_add_test (tc, test_stream_why_rate_and_drop);
   tcase_add_test (tc, test_stream_second_frame_and_late_slot);
