@@ -57,12 +57,12 @@ def check(ok, text):
 
 
 def help_options(text):
-    """{option: description} of an argparse --help (the "options:" section),
-    and the options of the usage line."""
-    usage, _, rest = text.partition("\noptions:\n")
+    """{option: description} of an argparse --help (every section of
+    options), and the options of the usage line."""
+    usage, _, rest = text.partition("\n\n")
     in_usage = set(re.findall(r"\[(--?[\w-]+)", usage))
     opts, current = {}, None
-    for line in rest.split("\n\n")[0].splitlines():
+    for line in rest.splitlines():
         arg = r"(?:[ =](?:\{[^}]*\}|[^,\s]+))?"     # METAVAR or {choice,...}
         m = re.match(r"^  (-[\w-]+%s(?:, -[\w-]+%s)*)(?:\s{2,}(.*))?$" % (arg, arg), line)
         if m:
@@ -73,6 +73,8 @@ def help_options(text):
         elif current and line.startswith(" " * 10):
             for n in current:
                 opts[n] = (opts[n] + " " + line.strip()).strip()
+        else:                       # a section's title or text, a blank line
+            current = None
     return opts, in_usage
 
 
