@@ -4,7 +4,8 @@ A recipe is one row of the recommendation table: how the sender protects and
 paces the H.264 stream, and what the receiver needs to undo it.  Both
 applications build their pipelines from the recipe of the same name, so a
 sender and a receiver given the same --recipe always match.  `send-video
---list` prints the table.
+--list-recipes` prints the table of the recipes a user chooses from
+(USER_RECIPES); with --lab, of every recipe, the experiment variants too.
 
 Ports (base port P; a recipe uses only some of them):
 
@@ -627,17 +628,39 @@ def _recipes():
 
 RECIPES = _recipes()
 
+#: The recipes a user chooses from (send-video / receive-video --recipe):
+#: the recommendation, the same without the encoder following the estimate
+#: (an encoder ratecontrol.py does not know), retransmission with pacing
+#: alone, pacing alone (no return channel) and the payloader's bursts as the
+#: baseline.  The others are experiment variants (FEC, the element behind
+#: rtpbin, ...), measured worse in docs/results.md; the applications take
+#: them with --lab, and tests/testbed runs them.
+USER_RECIPES = ("recommended", RECOMMENDED, "capped-rtx", "paced-rtx", "paced", "bursty")
 
-def names():
+
+def names(lab=True):
+    """The recipe names: with LAB every one, else USER_RECIPES."""
+    if not lab:
+        return list(USER_RECIPES)
     return list(RECIPES) + ["recommended"]
 
 
-def get(name):
-    """The recipe called NAME ("recommended" is an alias)."""
+def is_lab(name):
+    """Whether the recipe NAME is an experiment variant (only with --lab)."""
+    return name not in USER_RECIPES
+
+
+def get(name, lab=True):
+    """The recipe called NAME ("recommended" is an alias); without LAB only
+    one of USER_RECIPES."""
     if name == "recommended":
         name = RECOMMENDED
     if name not in RECIPES:
-        raise KeyError("unknown recipe %r; known: %s" % (name, ", ".join(names())))
+        raise KeyError("unknown recipe %r; known: %s" % (name, ", ".join(names(lab))))
+    if not lab and is_lab(name):
+        raise KeyError("recipe %r is an experiment variant: give --lab too (--list-recipes "
+                       "--lab lists them); a user's recipes: %s"
+                       % (name, ", ".join(names(False))))
     return RECIPES[name]
 
 
@@ -794,6 +817,19 @@ def receiver_plan(recipe, port, sender=None, latency_ms=None, keyframe_requests=
     return Plan(fragments, props, to_rtpbin, from_rtpbin, hooks)
 
 
+#: receive-video's video sink: none by default (receiver_plan), the picture
+#: with --display (with_display; the sink synchronises: frames are shown at
+#: their time)
+NO_DISPLAY_SINK = "fakesink name=sink sync=false"
+DISPLAY_SINK = "videoconvert ! autovideosink name=sink"
+
+
+def with_display(plan):
+    """The receiver's PLAN with DISPLAY_SINK in place of NO_DISPLAY_SINK."""
+    return plan._replace(fragments=[f.replace(NO_DISPLAY_SINK, DISPLAY_SINK)
+                                    for f in plan.fragments])
+
+
 def structure_numbers(s, keys):
     """The numeric fields KEYS of the GstStructure S that it has, as a dict;
     None for no structure."""
@@ -841,10 +877,11 @@ def describe(plan):
     return line
 
 
-def table_markdown():
+def table_markdown(lab=True):
+    """The recipe table (Markdown); without LAB only USER_RECIPES."""
     rows = ["| recipe | what | receiver latency | ports |",
             "|---|---|---|---|"]
-    for name in names():
+    for name in names(lab):
         r = get(name)
         ports = ["P RTP"]
         if uses_rtpbin(r):
@@ -904,3 +941,29 @@ def build(plan, Gst, setup_rtpbin=None):
     if pending:
         rtpbin.connect("pad-added", on_pad_added)
     return pipeline, rtpbin
+
+
+class StatusLine:
+    """send-video's and receive-video's live status: one line a second,
+    overwritten in place on a terminal, plain lines ("t=...") otherwise (a
+    pipe, a log file).  end() finishes the line on a terminal, so that what
+    is printed next starts on a line of its own."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.open = False
+
+    def show(self, line):
+        if self.tty:
+            self.stream.write("\r\033[K" + line)
+            self.open = True
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def end(self):
+        if self.open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.open = False

@@ -13,7 +13,7 @@ PACKAGES=(
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
   python3 python3-gi python3-gst-1.0 python3-matplotlib python3-numpy
   gir1.2-gst-rtsp-server-1.0 gir1.2-gst-plugins-bad-1.0 gstreamer1.0-nice
-  iperf3 iproute2 ethtool iputils-ping valgrind indent
+  iperf3 iproute2 ethtool iputils-ping valgrind indent xvfb gstreamer1.0-x
   g++ libns3-dev
 )
 # The User-Mode Linux guest of the suite 'uml' (tests/uml/run-uml.sh), a

@@ -157,7 +157,7 @@ def send_video(twccreceiver):
     try:
         out = subprocess.run(
             [os.path.join(ROOT, "examples", "send-video"), "--host", "127.0.0.1", "--port",
-             str(port), "--seconds", str(SEND_SECONDS), "--recipe", "recommended"],
+             str(port), "--seconds", str(SEND_SECONDS), "--recipe", "recommended", "--json"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
             timeout=SEND_SECONDS + 30)
     finally:

@@ -107,14 +107,15 @@ def run_pair(recipe, seconds, drop=None, source=None, sender=True, verbose=False
     returns (tx json, rx json, rx per-second lines, problems)."""
     rx_port, tx_port = ports or (free_base_port(),) * 2
     rx_cmd = [os.path.join(ROOT, "examples", "receive-video"), "--port", str(rx_port),
-              "--seconds", str(seconds + 3), "--recipe", recipe]
+              "--seconds", str(seconds + 3), "--recipe", recipe, "--lab", "--json"]
     if sender:
         rx_cmd += ["--sender", "127.0.0.1"]
     if drop:
         rx_cmd += ["--drop", drop]
     rx_cmd += list(rx_args)
     tx_cmd = [os.path.join(ROOT, "examples", "send-video"), "--host", "127.0.0.1",
-              "--port", str(tx_port), "--seconds", str(seconds), "--recipe", recipe]
+              "--port", str(tx_port), "--seconds", str(seconds), "--recipe", recipe,
+              "--lab", "--json"]
     if source:
         tx_cmd += ["--source", source]
     tx_cmd += list(tx_args)

@@ -190,8 +190,9 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
         if bed.skipped:
             raise RuntimeError("this path needs what the machine lacks: " +
                                ", ".join(bed.skipped))
-        rx_cmd = [run.PY, RECEIVE, "--port", str(PORT), "--recipe", recipe, "--seconds",
-                  "%g" % (args.warmup + args.duration + 7)]
+        # --lab: the testbed runs the experiment variants too
+        rx_cmd = [run.PY, RECEIVE, "--port", str(PORT), "--recipe", recipe, "--lab", "--json",
+                  "--seconds", "%g" % (args.warmup + args.duration + 7)]
         if fixed_latency or a.latency:
             rx_cmd += ["--latency", str(fixed_latency or a.latency)]
         if a.no_keyframe_requests:
@@ -204,7 +205,7 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
                                   args.warmup + SENDER_STARTUP_S)
         cross.before_video()
         tx_cmd = [run.PY, SEND, "--host", bed.rx_addr, "--port", str(PORT), "--recipe", recipe,
-                  "--seconds", "%g" % args.duration]
+                  "--lab", "--json", "--seconds", "%g" % args.duration]
         if a.source:
             tx_cmd += ["--source", a.source]
         tx_cmd += app_options(case)
