@@ -390,25 +390,46 @@ wait_for_slot (CcFixture * c, guint i)
   gst_clock_id_unref (id);
 }
 
+/* One report of the packet of frame @i (sent at i x 40 ms, 10 ms on the
+ * way), at @now, through the element and into @tfrc and @rtt as the
+ * element feeds them (@first: the first report). */
+static void
+report_frame (CcFixture * c, RtpBurstTfrc * tfrc, RtpBurstRtt * rtt, guint i,
+    guint64 now, gboolean first)
+{
+  RtpBurstFeedbackPacket fb;
+  TestPacket p;
+
+  p.index = FIRST_TWCC_SEQ + i;
+  p.local = i * PERIOD;
+  p.remote = RECEIVER_ORIGIN + p.local + 10 * MS;
+  p.size = 1200;
+  to_feedback (&p, 1, &fb);
+  gst_test_clock_set_time (c->f.clock, now);
+  push_feedback (c, twcc_event (&p, 1));
+  feed_tfrc (tfrc, &fb, 1, now, rtp_burst_rtt_update (rtt, &fb, 1, now), first);
+}
+
 /* TFRC's nofeedback timer (RFC 5348 4.4) runs on the pushes: frames of one
- * packet of 1212 bytes at 25 fps, one report at 30 ms of the packet sent
- * at 0 (round trip 30 ms).  Its estimate, in slow start, is twice the
- * start, 4.096 Mbit/s; the timer expires 4R = 120 ms later, at 150 ms:
- * the push at 160 ms halves it, and so every 120 ms while no report
- * comes (the pushes at 280, 400 ms), each new estimate the cap in force,
- * notified and posted.  The unit fed the same sends, report and ticks
- * agrees at every push. */
+ * packet of 1212 bytes at 25 fps from 0, reports of frames 0 and 1 at 30
+ * and 70 ms (round trip 30 ms, reports 40 ms apart).  The first report
+ * doubles the start (slow start): 4.096 Mbit/s; the second, one round
+ * trip later, takes the rate the receiver got, 1200 bytes in 40 ms:
+ * max (min (2X, 2 X_recv), W_init / R) = 4380 bytes / 30 ms = 1.168
+ * Mbit/s.  The timer then expires max (4R, twice 40 ms) = 120 ms later,
+ * at 190 ms: the push at 200 ms halves the estimate, and so every 120 ms
+ * while no report comes (the pushes at 320, 440 ms), each new estimate
+ * the cap in force, notified and posted.  The unit fed the same sends,
+ * reports and ticks agrees at every push. */
 GST_START_TEST (test_tfrc_nofeedback_timer)
 {
   RtpBurstTfrcConfig config = { 0, 100000, 0, 2048000 };
   RtpBurstTfrc *tfrc = rtp_burst_tfrc_new (&config);
-  RtpBurstFeedbackPacket fb;
   RtpBurstTfrcReport report;
   RtpBurstRtt rtt;
-  TestPacket p;
   CcFixture c;
   GArray *posted;
-  guint64 want = 4096000;
+  guint64 want = 1168000;
   guint i;
 
   cc_init (&c, "congestion-control", 2, NULL);
@@ -424,25 +445,12 @@ GST_START_TEST (test_tfrc_nofeedback_timer)
   rtp_burst_tfrc_on_sent (tfrc, 1212, 0);
   fail_unless_equals_uint64 (estimate (&c), 0);
 
-  /* its report at 30 ms: it arrived at 10 ms */
-  p.index = FIRST_TWCC_SEQ;
-  p.local = 0;
-  p.remote = RECEIVER_ORIGIN + 10 * MS;
-  p.size = 1200;
-  to_feedback (&p, 1, &fb);
-  gst_test_clock_set_time (c.f.clock, 30 * MS);
-  push_feedback (&c, twcc_event (&p, 1));
-  fail_unless_equals_uint64 (rtp_burst_rtt_update (&rtt, &fb, 1, 30 * MS),
-      30 * MS);
-  rtp_burst_tfrc_on_feedback (tfrc, &fb, 1, 30 * MS, 30 * MS);
-  rtp_burst_tfrc_report (tfrc, &report);
-  fail_unless_equals_uint64 (report.nofeedback_deadline, 150 * MS);
-  fail_unless_equals_uint64 (rtp_burst_tfrc_rate (tfrc), want);
-  fail_unless_equals_uint64 (estimate (&c), want);
+  report_frame (&c, tfrc, &rtt, 0, 30 * MS, TRUE);
+  fail_unless_equals_uint64 (rtp_burst_tfrc_rate (tfrc), 4096000);
+  fail_unless_equals_uint64 (estimate (&c), 4096000);
   fail_unless_equals_uint64 (stat (&c.f, "cc-rtt"), 30 * MS);
-  fail_unless_equals_int (c.notifies, 1);
 
-  for (i = 1; i <= 10; i++) {
+  for (i = 1; i <= 11; i++) {
     guint64 now = i * PERIOD;
 
     /* frame i leaves; the task has run the timer when it waits for the
@@ -454,24 +462,34 @@ GST_START_TEST (test_tfrc_nofeedback_timer)
     rtp_burst_tfrc_on_sent (tfrc, 1212, now);
     rtp_burst_tfrc_tick (tfrc, now);
 
-    if (i == 4 || i == 7 || i == 10)
+    if (i == 1) {
+      report_frame (&c, tfrc, &rtt, 1, 70 * MS, FALSE);
+      rtp_burst_tfrc_report (tfrc, &report);
+      fail_unless_equals_uint64 (report.rtt, 30 * MS);
+      fail_unless_equals_uint64 (report.feedback_gap, 40 * MS);
+      fail_unless_equals_uint64 (report.nofeedback_deadline, 190 * MS);
+    }
+    if (i == 5 || i == 8 || i == 11)
       want /= 2;
     fail_unless_equals_uint64 (rtp_burst_tfrc_rate (tfrc), want);
     fail_unless_equals_uint64 (estimate (&c), want);
     fail_unless_equals_uint64 (stat (&c.f, "max-rate"), want);
-    fail_unless_equals_int (c.notifies, 1 + (i >= 4) + (i >= 7) + (i >= 10));
+    fail_unless_equals_int (c.notifies, 2 + (i >= 5) + (i >= 8) + (i >= 11));
   }
   rtp_burst_tfrc_report (tfrc, &report);
   fail_unless_equals_uint64 (report.nofeedback_expiries, 3);
-  fail_unless_equals_uint64 (report.nofeedback_deadline, 520 * MS);
+  /* at 146 kbit/s 2s/X, 131.5 ms, is longer than 4R */
+  fail_unless_equals_uint64 (report.nofeedback_deadline,
+      440 * MS + 2 * 1200 * 8 * GST_SECOND / 146000);
 
   posted = take_bitrate_messages (&c);
-  fail_unless_equals_int (posted->len, 4);
-  for (i = 0; i < 4; i++)
+  fail_unless_equals_int (posted->len, 5);
+  fail_unless_equals_uint64 (g_array_index (posted, guint64, 0), 4096000);
+  for (i = 1; i < 5; i++)
     fail_unless_equals_uint64 (g_array_index (posted, guint64, i),
-        4096000 >> i);
+        1168000 >> (i - 1));
   g_array_unref (posted);
-  fail_unless_equals_uint64 (stat (&c.f, "cc-feedback-reports"), 1);
+  fail_unless_equals_uint64 (stat (&c.f, "cc-feedback-reports"), 2);
   fail_unless_equals_int (count_warnings (&c), 0);
   rtp_burst_tfrc_free (tfrc);
   cc_clear (&c);
