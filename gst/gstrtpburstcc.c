@@ -83,6 +83,9 @@ gst_rtp_burst_cc_init (GstRtpBurstCc * cc)
   cc->reports = cc->packets = cc->invalid = 0;
   cc->active = cc->have_feedback = cc->warned = FALSE;
   cc->first_push = GST_CLOCK_TIME_NONE;
+  cc->timer = FALSE;
+  cc->unsent = 0;
+  rtp_burst_rtt_init (&cc->rtt);
 }
 
 static void
@@ -185,6 +188,7 @@ gst_rtp_burst_cc_start (GstRtpBurstCc * cc)
   }
   cc->have_seq = FALSE;
   cc->last_seq = 0;
+  rtp_burst_rtt_init (&cc->rtt);
   changed = cc->estimate != 0;
   cc->estimate = cc->posted = 0;
   cc->reports = cc->packets = cc->invalid = 0;
@@ -192,6 +196,8 @@ gst_rtp_burst_cc_start (GstRtpBurstCc * cc)
   g_atomic_int_set (&cc->have_feedback, FALSE);
   g_atomic_int_set (&cc->warned, FALSE);
   g_atomic_int_set (&cc->active, cc->gcc != NULL || cc->tfrc != NULL);
+  g_atomic_int_set (&cc->timer, cc->tfrc != NULL);
+  g_atomic_pointer_set (&cc->unsent, 0);
   CC_UNLOCK (cc);
   return changed;
 }
@@ -304,35 +310,42 @@ compare_seq (gconstpointer a, gconstpointer b)
   return pa->seq < pb->seq ? -1 : pa->seq > pb->seq;
 }
 
-/* Feeds cc->pkts (read_event) to the controller at @now; the new
- * estimate. */
+/* TFRC: the bytes the pacing thread pushed since, as sent at @now. */
+static void
+give_sent_locked (GstRtpBurstCc * cc, guint64 now)
+{
+  gsize bytes = (gsize) g_atomic_pointer_and (&cc->unsent, 0);
+
+  if (bytes > 0)
+    rtp_burst_tfrc_on_sent (cc->tfrc, bytes, now);
+}
+
+/* Feeds cc->pkts (read_event) to the controller at @now, with the round
+ * trip measured from them; the new estimate. */
 static guint64
 feed_locked (GstRtpBurstCc * cc, guint64 now)
 {
   RtpBurstFeedbackPacket *pkts = (RtpBurstFeedbackPacket *) cc->pkts->data;
   guint n = cc->pkts->len, i;
-  guint64 newest = cc->have_seq ? cc->last_seq : 0, sent = 0;
-  gboolean first = !cc->have_seq;
+  guint64 rtt;
 
-  for (i = 0; i < n; i++) {
+  for (i = 0; i < n; i++)
     pkts[i].seq = unwrap_seq (cc, pkts[i].seq);
-    /* what was sent since the last report, as far as reports tell */
-    if (first || pkts[i].seq > newest)
-      sent += pkts[i].size;
-  }
   g_array_sort (cc->pkts, compare_seq);
   cc->reports++;
   cc->packets += n;
+  rtt = rtp_burst_rtt_update (&cc->rtt, pkts, n, now);
 
   if (cc->gcc) {
-    rtp_burst_gcc_on_feedback (cc->gcc, pkts, n, now, RTP_BURST_TIME_NONE);
+    rtp_burst_gcc_on_feedback (cc->gcc, pkts, n, now, rtt);
     return rtp_burst_gcc_target (cc->gcc);
   }
-  /* TFRC's data-limited test: the bytes the report covers anew, told as
-   * sent now (the element does not see the sending rtpsession's times) */
-  if (sent > 0)
-    rtp_burst_tfrc_on_sent (cc->tfrc, sent, now);
-  rtp_burst_tfrc_on_feedback (cc->tfrc, pkts, n, now, RTP_BURST_TIME_NONE);
+  give_sent_locked (cc, now);
+  /* a timer that expired while nothing was pushed expires before the
+   * report counts (the pushes run it otherwise) */
+  if (cc->reports > 1)
+    rtp_burst_tfrc_tick (cc->tfrc, now);
+  rtp_burst_tfrc_on_feedback (cc->tfrc, pkts, n, now, rtt);
   return rtp_burst_tfrc_rate (cc->tfrc);
 }
 
@@ -346,6 +359,45 @@ sender_now (void)
 
   gst_object_unref (sysclock);
   return GST_CLOCK_TIME_IS_VALID (now) ? now : RTP_BURST_TIME_NONE;
+}
+
+/* The controller's estimate is @estimate: kept, and given to @apply, if
+ * it changed (TRUE).  *@post: a message is due (it moved by more than
+ * GST_RTP_BURST_CC_MESSAGE_CHANGE since the last one). */
+static gboolean
+set_estimate_locked (GstRtpBurstCc * cc, guint64 estimate,
+    GstRtpBurstCcApply apply, gpointer user_data, gboolean * post)
+{
+  gboolean changed = estimate != cc->estimate;
+
+  if (changed) {
+    cc->estimate = estimate;
+    if (apply)
+      apply (estimate, user_data);
+  }
+  *post = cc->posted == 0 || (gdouble) estimate >
+      (1.0 + GST_RTP_BURST_CC_MESSAGE_CHANGE) * cc->posted ||
+      (gdouble) estimate < (1.0 - GST_RTP_BURST_CC_MESSAGE_CHANGE) * cc->posted;
+  if (*post)
+    cc->posted = estimate;
+  return changed;
+}
+
+/* Without any lock: the notification and the message of a new estimate. */
+static void
+announce (GstElement * element, gboolean changed, gboolean post,
+    guint64 estimate)
+{
+  if (changed)
+    g_object_notify (G_OBJECT (element), "estimated-bitrate");
+  if (post) {
+    GST_DEBUG_OBJECT (element, "estimate %" G_GUINT64_FORMAT " bit/s",
+        estimate);
+    gst_element_post_message (element,
+        gst_message_new_element (GST_OBJECT_CAST (element),
+            gst_structure_new (GST_RTP_BURST_CC_MESSAGE_NAME,
+                "estimated-bitrate", G_TYPE_UINT64, estimate, NULL)));
+  }
 }
 
 gboolean
@@ -374,40 +426,55 @@ gst_rtp_burst_cc_handle_event (GstRtpBurstCc * cc, GstElement * element,
   } else if (cc->pkts->len > 0) {
     estimate = feed_locked (cc, now);
     GST_LOG_OBJECT (element, "%u packets of feedback: estimate %"
-        G_GUINT64_FORMAT " bit/s", cc->pkts->len, estimate);
-    if (estimate != cc->estimate) {
-      changed = TRUE;
-      cc->estimate = estimate;
-      if (apply)
-        apply (estimate, user_data);
-    }
-    if (cc->posted == 0 || (gdouble) estimate >
-        (1.0 + GST_RTP_BURST_CC_MESSAGE_CHANGE) * cc->posted ||
-        (gdouble) estimate <
-        (1.0 - GST_RTP_BURST_CC_MESSAGE_CHANGE) * cc->posted) {
-      post = TRUE;
-      cc->posted = estimate;
+        G_GUINT64_FORMAT " bit/s, round trip %" GST_TIME_FORMAT,
+        cc->pkts->len, estimate, GST_TIME_ARGS (rtp_burst_rtt_get (&cc->rtt)));
+    changed = set_estimate_locked (cc, estimate, apply, user_data, &post);
+  }
+  CC_UNLOCK (cc);
+
+  announce (element, changed, post, estimate);
+  return TRUE;
+}
+
+/* --- after a push -------------------------------------------------------- */
+
+/* TFRC: the bytes pushed, then its nofeedback timer (once a report came:
+ * before, the estimate is not in force, and a late receiver should not
+ * find the start rate halved). */
+static void
+run_timer (GstRtpBurstCc * cc, GstElement * element, guint64 bytes,
+    GstRtpBurstCcApply apply, gpointer user_data)
+{
+  gboolean changed = FALSE, post = FALSE;
+  guint64 estimate = 0, now;
+
+  if (!g_atomic_int_get (&cc->timer))
+    return;
+  if (bytes > 0)
+    g_atomic_pointer_add (&cc->unsent, (gssize) MIN (bytes, G_MAXSSIZE));
+  /* a report being read: it takes the bytes */
+  if (!rtp_burst_mutex_trylock (&cc->lock))
+    return;
+  now = sender_now ();
+  if (cc->tfrc && now != RTP_BURST_TIME_NONE) {
+    give_sent_locked (cc, now);
+    if (cc->reports > 0) {
+      rtp_burst_tfrc_tick (cc->tfrc, now);
+      estimate = rtp_burst_tfrc_rate (cc->tfrc);
+      changed = set_estimate_locked (cc, estimate, apply, user_data, &post);
     }
   }
   CC_UNLOCK (cc);
 
   if (changed)
-    g_object_notify (G_OBJECT (element), "estimated-bitrate");
-  if (post) {
-    GST_DEBUG_OBJECT (element, "estimate %" G_GUINT64_FORMAT " bit/s",
-        estimate);
-    gst_element_post_message (element,
-        gst_message_new_element (GST_OBJECT_CAST (element),
-            gst_structure_new (GST_RTP_BURST_CC_MESSAGE_NAME,
-                "estimated-bitrate", G_TYPE_UINT64, estimate, NULL)));
-  }
-  return TRUE;
+    GST_DEBUG_OBJECT (element, "no feedback in time: estimate %"
+        G_GUINT64_FORMAT " bit/s", estimate);
+  announce (element, changed, post, estimate);
 }
 
-/* --- no feedback --------------------------------------------------------- */
-
-void
-gst_rtp_burst_cc_pushed (GstRtpBurstCc * cc, GstElement * element, guint64 now)
+/* The warning when no feedback comes.  Takes no lock. */
+static void
+check_feedback (GstRtpBurstCc * cc, GstElement * element, guint64 now)
 {
   if (now == RTP_BURST_TIME_NONE || !g_atomic_int_get (&cc->active) ||
       g_atomic_int_get (&cc->have_feedback) || g_atomic_int_get (&cc->warned))
@@ -429,12 +496,20 @@ gst_rtp_burst_cc_pushed (GstRtpBurstCc * cc, GstElement * element, guint64 now)
           GST_TIME_ARGS (now - cc->first_push)));
 }
 
+void
+gst_rtp_burst_cc_pushed (GstRtpBurstCc * cc, GstElement * element,
+    guint64 now, guint64 bytes, GstRtpBurstCcApply apply, gpointer user_data)
+{
+  check_feedback (cc, element, now);
+  run_timer (cc, element, bytes, apply, user_data);
+}
+
 /* --- stats --------------------------------------------------------------- */
 
 void
 gst_rtp_burst_cc_add_stats (GstRtpBurstCc * cc, GstStructure * s)
 {
-  guint64 estimate, reports, packets, invalid, lost = 0;
+  guint64 estimate, reports, packets, invalid, rtt, lost = 0;
 
   CC_LOCK (cc);
   if (cc->gcc) {
@@ -452,6 +527,7 @@ gst_rtp_burst_cc_add_stats (GstRtpBurstCc * cc, GstStructure * s)
   reports = cc->reports;
   packets = cc->packets;
   invalid = cc->invalid;
+  rtt = rtp_burst_rtt_get (&cc->rtt);
   CC_UNLOCK (cc);
 
   gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_ESTIMATED_BITRATE,
@@ -463,4 +539,6 @@ gst_rtp_burst_cc_add_stats (GstRtpBurstCc * cc, GstStructure * s)
   gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_CC_LOST_PACKETS, lost);
   gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_CC_INVALID_FEEDBACK,
       invalid);
+  gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_CC_RTT,
+      rtt == RTP_BURST_TIME_NONE ? 0 : rtt);
 }

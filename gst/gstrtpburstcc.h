@@ -41,9 +41,15 @@
  *   size          guint     its RTP payload, bytes
  *   lost          gboolean
  *
+ * The round trip the controllers take is measured from the same reports
+ * (rtpburstrtt.h: when a packet left, when the report of it came, less
+ * how long the receiver held it).  TFRC's nofeedback timer runs on the
+ * same clock as the reports' local-ts: what the element pushes is told to
+ * TFRC, and its timer checked, after each push.
+ *
  * The controller's own state is guarded by a lock of its own, never the
- * element's: the pacing thread does not wait for a report to be computed.
- * Private to the plugin.
+ * element's: the pacing thread only tries it, and never waits for a
+ * report to be computed.  Private to the plugin.
  */
 
 #ifndef __GST_RTP_BURST_CC_H__
@@ -52,6 +58,7 @@
 #include <gst/gst.h>
 
 #include "rtpburstgcc.h"
+#include "rtpburstrtt.h"
 #include "rtpbursttfrc.h"
 
 G_BEGIN_DECLS
@@ -95,6 +102,7 @@ typedef struct
   guint64 last_seq;             /* the highest unwrapped seqnum seen */
   gboolean have_seq;
   GArray *pkts;                 /* RtpBurstFeedbackPacket, reused */
+  RtpBurstRtt rtt;              /* the round trip from the reports */
 
   guint64 estimate;             /* bit/s, 0: none yet */
   guint64 posted;               /* the estimate of the last message */
@@ -105,6 +113,11 @@ typedef struct
   gint have_feedback;           /* atomic: an event came since the start */
   gint warned;                  /* atomic: the warning was posted */
   guint64 first_push;           /* the pacing thread's only */
+
+  /* TFRC's sends and nofeedback timer */
+  gint timer;                   /* atomic: the controller is TFRC */
+  gsize unsent;                 /* atomic: bytes pushed, not yet given to
+                                 * TFRC (by whoever holds the lock) */
 } GstRtpBurstCc;
 
 /* Called under the controller's lock when the estimate changed, so that
@@ -135,10 +148,18 @@ gboolean gst_rtp_burst_cc_handle_event (GstRtpBurstCc * cc,
                                         GstRtpBurstCcApply apply,
                                         gpointer user_data);
 
-/* The pacing thread pushed packets at running time @now: posts the
- * no-feedback warning on @element once it is due.  Takes no lock. */
+/* The pacing thread pushed @bytes (whole packets), the push returning at
+ * running time @now (NONE: not known): posts the no-feedback warning on
+ * @element once it is due; with TFRC, gives it the bytes and runs its
+ * nofeedback timer, on the system clock, and if the estimate changed
+ * calls @apply, notifies and posts as gst_rtp_burst_cc_handle_event ()
+ * does.  Only tries the controller's lock: if a report holds it, the
+ * bytes wait for the report and the timer for the next push. */
 void     gst_rtp_burst_cc_pushed    (GstRtpBurstCc * cc,
-                                     GstElement * element, guint64 now);
+                                     GstElement * element, guint64 now,
+                                     guint64 bytes,
+                                     GstRtpBurstCcApply apply,
+                                     gpointer user_data);
 
 /* Adds the estimated-bitrate and cc-* fields to the stats @s. */
 void     gst_rtp_burst_cc_add_stats (GstRtpBurstCc * cc, GstStructure * s);

@@ -105,6 +105,14 @@ gst_rtp_burst_out_take (GstRtpBurstOut * out, RtpBurstStream * stream,
   }
 }
 
+guint64
+gst_rtp_burst_out_bytes (const GstRtpBurstOut * out)
+{
+  if (out->single)
+    return gst_buffer_get_size (out->single);
+  return out->list ? gst_buffer_list_calculate_size (out->list) : 0;
+}
+
 GstFlowReturn
 gst_rtp_burst_out_push (GstRtpBurstOut * out, GstPad * pad)
 {

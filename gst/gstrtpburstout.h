@@ -66,6 +66,8 @@ GstBuffer   *gst_rtp_burst_out_take   (GstRtpBurstOut * out,
                                        RtpBurstStream * stream,
                                        const RtpBurstNext * next,
                                        GstSegment * segment, guint64 now);
+/* The bytes of the packets @out holds (0 for an event). */
+guint64      gst_rtp_burst_out_bytes  (const GstRtpBurstOut * out);
 /* Pushes what @out holds on @pad (and gives it away); an event's push
  * returns GST_FLOW_OK.  Without the lock. */
 GstFlowReturn gst_rtp_burst_out_push  (GstRtpBurstOut * out, GstPad * pad);

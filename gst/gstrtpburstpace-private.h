@@ -107,7 +107,7 @@ struct _GstRtpBurstPace
 
   /* congestion control from TWCC feedback (gstrtpburstcc.h): not guarded
    * by lock but by its own, taken before lock when it sets config.cc_rate;
-   * never taken by the task */
+   * the task only tries it, without lock */
   GstRtpBurstCc cc;
 };
 
@@ -138,6 +138,7 @@ gboolean gst_rtp_burst_pace_src_query (GstPad * pad, GstObject * parent,
 gboolean gst_rtp_burst_pace_src_event (GstPad * pad, GstObject * parent,
     GstEvent * event);
 void gst_rtp_burst_pace_post_pending (GstRtpBurstPace * self);
+void gst_rtp_burst_pace_set_cc_rate (guint64 rate, gpointer user_data);
 void gst_rtp_burst_pace_flush_locked (GstRtpBurstPace * self);
 
 /* gstrtpbursttask.c */

@@ -422,9 +422,10 @@ gst_rtp_burst_pace_src_query (GstPad * pad, GstObject * parent,
  * event (GstBaseSink forwards it): the delay it adds to the timestamps
  * (rtpburstsinkhold.h). */
 /* A new estimate of the congestion controller: the stream's rate cap
- * (under the controller's lock, gst_rtp_burst_cc_handle_event). */
-static void
-set_cc_rate (guint64 rate, gpointer user_data)
+ * (under the controller's lock, gst_rtp_burst_cc_handle_event and
+ * gst_rtp_burst_cc_pushed). */
+void
+gst_rtp_burst_pace_set_cc_rate (guint64 rate, gpointer user_data)
 {
   GstRtpBurstPace *self = user_data;
 
@@ -441,7 +442,7 @@ gst_rtp_burst_pace_src_event (GstPad * pad, GstObject * parent,
 
   /* TWCC feedback (rtpbin's RTPTWCCPackets): read, and passed on */
   gst_rtp_burst_cc_handle_event (&self->cc, GST_ELEMENT_CAST (self), event,
-      set_cc_rate, self);
+      gst_rtp_burst_pace_set_cc_rate, self);
 
   if (GST_EVENT_TYPE (event) == GST_EVENT_LATENCY) {
     GstClockTime latency;

@@ -682,8 +682,9 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
    *
    * The rate #GstRtpBurstPace:congestion-control estimates from the last
    * feedback report, bit/s: the rate cap it sets.  0 with `none` and until
-   * the first report (again from READY to PAUSED).  Notified, from the
-   * thread that brought the feedback, whenever it changes.
+   * the first report (again from READY to PAUSED).  Notified whenever it
+   * changes, from the thread that brought the feedback (with `tfrc` also
+   * from the streaming thread, when the nofeedback timer halves it).
    *
    * Since: 0.1
    */

@@ -132,6 +132,11 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
       "RTPTWCCPackets events ignored: no list of packets, an empty one, or "
         "a packet without seqnum, size (guint), local-ts, remote-ts (guint64) "
         "or lost (gboolean)"},
+  [GST_RTP_BURST_STAT_CC_RTT] = {"cc-rtt", G_TYPE_UINT64,
+      "the round trip the controller takes, measured from the reports: "
+        "the smallest over the last second of the time from a packet's "
+        "send to its report less the time the receiver held it, ns; 0 = "
+        "none yet"},
   [GST_RTP_BURST_STAT_REALTIME_PRIORITY] = {"realtime-priority", G_TYPE_INT,
       "the SCHED_FIFO priority the releasing thread runs at now; 0 = not "
         "set by the element (property 0, or refused)"},

@@ -148,7 +148,7 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
   GstRtpBurstOut out;
   GstBuffer *last;
   GstFlowReturn ret;
-  guint64 end = RTP_BURST_TIME_NONE;
+  guint64 end = RTP_BURST_TIME_NONE, bytes = 0;
 
   TSAN_ACQUIRE (self);
   LOCK (self);
@@ -165,6 +165,7 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
     gst_rtp_burst_pace_wake_upstream_locked (self);
     UNLOCK (self);
 
+    bytes = gst_rtp_burst_out_bytes (&out);
     ret = gst_rtp_burst_out_push (&out, self->srcpad);
     /* when packets' push returned: how long downstream held them
      * (gst_rtp_burst_out_done) */
@@ -190,8 +191,9 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
     gst_rtp_burst_pace_wake_upstream_locked (self);
   UNLOCK (self);
   gst_rtp_burst_pace_post_pending (self);
-  /* a warning if no congestion control feedback comes */
-  gst_rtp_burst_cc_pushed (&self->cc, GST_ELEMENT_CAST (self), end);
+  /* a warning if no congestion control feedback comes; TFRC's timer */
+  gst_rtp_burst_cc_pushed (&self->cc, GST_ELEMENT_CAST (self), end, bytes,
+      gst_rtp_burst_pace_set_cc_rate, self);
   return;
 
 out_flushing:

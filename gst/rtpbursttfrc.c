@@ -40,12 +40,23 @@
 #define X_CEILING 1e14
 /* X_recv_set: at most this many receive rates are kept. */
 #define RECV_SET_MAX 32
+/* Intervals between feedback kept: the shortest go first. */
+#define GAPS_MAX 32
+/* Feedback this soon after the last counts as the same (the reports of
+ * one RTCP packet come microseconds apart; frames, 8 ms at 120 fps). */
+#define MIN_GAP (5 * G_GUINT64_CONSTANT (1000000))
 
 typedef struct
 {
   gdouble rate;                 /* bytes/s; INFINITY: the initial value */
   guint64 time;                 /* sender time it was added */
 } RecvEntry;
+
+typedef struct
+{
+  guint64 end;                  /* the feedback that ended it */
+  guint64 len;
+} Gap;
 
 struct _RtpBurstTfrc
 {
@@ -91,6 +102,10 @@ struct _RtpBurstTfrc
   guint64 deadline;
   guint64 sent_since_timer;
   guint64 expiries;
+  guint64 last_feedback;        /* the last feedback that started an
+                                 * interval; NONE: none yet */
+  Gap gaps[GAPS_MAX];           /* the recent intervals between feedback */
+  guint n_gaps;
 };
 
 static const gdouble loss_weights[RTP_BURST_TFRC_N_INTERVALS] = {
@@ -190,6 +205,7 @@ rtp_burst_tfrc_new (const RtpBurstTfrcConfig * c)
   t->recv_mark = NONE;
   t->interval_start = NONE;
   t->deadline = NONE;
+  t->last_feedback = NONE;
   return t;
 }
 
@@ -291,18 +307,80 @@ update_x (RtpBurstTfrc * t, guint64 now)
   t->x = clamp_x (t, t->x);
 }
 
-/* The nofeedback timer's next deadline: max (4R, 2s/X) (4.3 step 3), at
- * least 1 ns (R = 0 and 2s/X below 1 ns would make it expire at once). */
+/* Forgets the intervals between feedback that ended more than
+ * RTP_BURST_TFRC_GAP_MEMORY times their length before @now, or after it
+ * (the time went back). */
+static void
+forget_gaps (RtpBurstTfrc * t, guint64 now)
+{
+  guint i, kept = 0;
+
+  for (i = 0; i < t->n_gaps; i++) {
+    const Gap *g = &t->gaps[i];
+    guint64 memory = g->len > G_MAXUINT64 / RTP_BURST_TFRC_GAP_MEMORY ?
+        G_MAXUINT64 : g->len * RTP_BURST_TFRC_GAP_MEMORY;
+
+    if (now != NONE && now >= g->end && now - g->end <= memory)
+      t->gaps[kept++] = *g;
+  }
+  t->n_gaps = kept;
+}
+
+/* The longest interval between feedback kept; 0: none. */
+static guint64
+feedback_gap (const RtpBurstTfrc * t)
+{
+  guint64 gap = 0;
+  guint i;
+
+  for (i = 0; i < t->n_gaps; i++)
+    gap = MAX (gap, t->gaps[i].len);
+  return gap;
+}
+
+/* Feedback at @now: the interval since the last one (none when the time
+ * went back, or when it is the same feedback), in place of the shortest
+ * kept when all places are taken. */
+static void
+note_feedback (RtpBurstTfrc * t, guint64 now)
+{
+  forget_gaps (t, now);
+  if (t->last_feedback != NONE && now != NONE && now >= t->last_feedback) {
+    Gap g = { now, now - t->last_feedback };
+    guint i, shortest = 0;
+
+    if (g.len < MIN_GAP)
+      return;
+    if (t->n_gaps < GAPS_MAX) {
+      t->gaps[t->n_gaps++] = g;
+    } else {
+      for (i = 1; i < t->n_gaps; i++)
+        if (t->gaps[i].len < t->gaps[shortest].len)
+          shortest = i;
+      if (t->gaps[shortest].len < g.len)
+        t->gaps[shortest] = g;
+    }
+  }
+  t->last_feedback = now;
+}
+
+/* The nofeedback timer's next deadline: max (4R, 2s/X) (4.3 step 3), and
+ * at least twice the longest recent interval between feedback (as the
+ * last feedback left them: a silence does not forget the pace), or while
+ * there is none the 2 s of before the first feedback (4.2); at least 1 ns
+ * (R = 0 and 2s/X below 1 ns would make it expire at once). */
 static void
 restart_timer (RtpBurstTfrc * t, guint64 now)
 {
-  guint64 rto = FIRST_NOFEEDBACK;
+  guint64 rto = FIRST_NOFEEDBACK, gap;
 
   if (t->rtt != NONE) {
     gdouble two_s = 2.0 * t->s / t->x * NS_PER_S;
 
     rto = MAX (4 * t->rtt, two_s >= (gdouble) MAX_RTT ? MAX_RTT :
         (guint64) two_s);
+    gap = feedback_gap (t);
+    rto = MAX (rto, gap > 0 ? MIN (gap, MAX_RTT) * 2 : FIRST_NOFEEDBACK);
     rto = MAX (rto, 1);
   }
   t->deadline = sat_add (now, rto);
@@ -447,6 +525,7 @@ rtp_burst_tfrc_on_feedback (RtpBurstTfrc * t,
   g_return_if_fail (n == 0 || pkts != NULL);
 
   note_start (t, now);
+  note_feedback (t, now);
   update_rtt (t, pkts, n, now, rtt);
   new_event = add_packets (t, pkts, n, &measured);
   if (t->have_loss)
@@ -580,4 +659,5 @@ rtp_burst_tfrc_report (const RtpBurstTfrc * t, RtpBurstTfrcReport * out)
   out->data_limited = t->data_limited;
   out->nofeedback_expiries = t->expiries;
   out->nofeedback_deadline = t->deadline;
+  out->feedback_gap = feedback_gap (t);
 }

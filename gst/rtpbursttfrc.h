@@ -42,6 +42,17 @@
  *                the first loss, then max (min (X_calc, 2 X_recv), s/t_mbi)
  *                (4.3); halved by the nofeedback timer (4.4); not cut
  *                below what a data-limited sender got through (4.3, 8.2)
+ *   timer        the nofeedback timer expires max (4R, 2s/X) after the
+ *                last feedback (4.3), and not before twice the longest
+ *                recent interval between feedback (one counts until
+ *                feedback comes RTP_BURST_TFRC_GAP_MEMORY times its
+ *                length after it ended; feedback within 5 ms of the last
+ *                is the same), 2 s while none is known (4.2): RFC 5348's
+ *                receiver reports once per round trip (6.2), a TWCC
+ *                receiver at its own pace (rtpsession 1.22: with each
+ *                frame, or ten frames' reports together with its RTCP),
+ *                so that on a short path 4R would expire between any two
+ *                reports
  *
  * Never waits, locks or reads a clock: times are passed in, in ns
  * (RTP_BURST_TIME_NONE = unknown).  Rates are in bit/s.  GLib only.
@@ -62,6 +73,10 @@ G_BEGIN_DECLS
 
 /* The maximum backoff interval t_mbi (RFC 5348 4.3): X >= s / t_mbi. */
 #define RTP_BURST_TFRC_T_MBI (64 * G_GUINT64_CONSTANT (1000000000))
+
+/* An interval between feedback counts for the nofeedback timer until
+ * feedback comes this many times its length after it ended. */
+#define RTP_BURST_TFRC_GAP_MEMORY 8
 
 /* R below this is taken as this in the rate formulas (no division by 0). */
 #define RTP_BURST_TFRC_MIN_RTT (G_GUINT64_CONSTANT (1000000))      /* 1 ms */
@@ -97,6 +112,8 @@ typedef struct
   guint64 nofeedback_expiries;
   guint64 nofeedback_deadline;  /* when tick () next acts; NONE: nothing
                                  * sent yet */
+  guint64 feedback_gap;         /* the longest recent interval between
+                                 * feedback, ns; 0: none */
 } RtpBurstTfrcReport;
 
 RtpBurstTfrc *rtp_burst_tfrc_new (const RtpBurstTfrcConfig * c);

@@ -72,6 +72,7 @@
  *    before the deadline changes nothing; at or after it, it counts an
  *    expiry, never raises X above max (X, s / t_mbi), and sets the next
  *    deadline after now (or saturated);
+ *
  * The probe (rtpburstprobe.h), beside GCC: initial clusters at 3x and 6x
  * the start rate, GCC's reports fed to it too, OP_SENT a push counted in
  * it.  Its clusters' states only move forward; a cluster takes no more
@@ -79,6 +80,13 @@
  * most the cluster's send and receive rates, and its receive rate at most
  * twice its send rate; on_feedback () returns 0 or the highest result of
  * the clusters it completed.
+ *
+ * The round trip from the same reports (rtpburstrtt.h), for either
+ *  - a report's sample at most now minus the send time of each packet
+ *    received and sent by now; none when there is no such packet;
+ *  - the round trip the smallest sample kept, at most the new sample; the
+ *    new sample kept as the newest, the others within the window before
+ *    now; at most RTP_BURST_RTT_MAX_SAMPLES;
  *
  * plus AddressSanitizer and UndefinedBehaviorSanitizer, and no critical.
  *
@@ -90,6 +98,7 @@
 #include "fuzz-input.h"
 #include "rtpburstgcc.h"
 #include "rtpburstprobe.h"
+#include "rtpburstrtt.h"
 #include "rtpbursttfrc.h"
 
 #define NONE RTP_BURST_TIME_NONE
@@ -298,6 +307,47 @@ trace_packets (const RtpBurstFeedbackPacket * pkts, guint n)
     TRACE ("    seq %" G_GUINT64_FORMAT " send %" G_GUINT64_FORMAT
         " arrival %" G_GUINT64_FORMAT " size %u\n", pkts[i].seq,
         pkts[i].send_time, pkts[i].arrival, pkts[i].size);
+}
+
+/* --- the round trip ------------------------------------------------------- */
+
+static void
+rtt_check (RtpBurstRtt * r, const RtpBurstFeedbackPacket * pkts, guint n,
+    guint64 now)
+{
+  guint64 sample = rtp_burst_rtt_sample (n ? pkts : NULL, n, now);
+  guint64 got = rtp_burst_rtt_update (r, n ? pkts : NULL, n, now);
+  guint64 least = NONE;
+  gboolean any = FALSE;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    if (pkts[i].arrival == NONE || pkts[i].send_time == NONE ||
+        now == NONE || pkts[i].send_time > now)
+      continue;
+    any = TRUE;
+    FUZZ_CHECK (sample <= now - pkts[i].send_time, "sample %"
+        G_GUINT64_FORMAT " above the flight of packet %u", sample, i);
+  }
+  FUZZ_CHECK (any == (sample != NONE), "sample %" G_GUINT64_FORMAT
+      " with%s a packet for it", sample, any ? "" : "out");
+  FUZZ_CHECK (r->n <= RTP_BURST_RTT_MAX_SAMPLES, "%u samples kept", r->n);
+  for (i = 0; i < r->n; i++) {
+    least = MIN (least, r->samples[i].rtt);
+    FUZZ_CHECK (now == NONE || i + 1 == r->n || (r->samples[i].time <= now
+            && now - r->samples[i].time < RTP_BURST_RTT_WINDOW),
+        "sample %u of %" G_GUINT64_FORMAT " kept at %" G_GUINT64_FORMAT,
+        i, r->samples[i].time, now);
+  }
+  FUZZ_CHECK (got == least && got == rtp_burst_rtt_get (r),
+      "round trip %" G_GUINT64_FORMAT ", smallest kept %" G_GUINT64_FORMAT,
+      got, least);
+  if (sample != NONE) {
+    FUZZ_CHECK (got <= sample, "round trip %" G_GUINT64_FORMAT
+        " above the new sample %" G_GUINT64_FORMAT, got, sample);
+    FUZZ_CHECK (r->n > 0 && r->samples[r->n - 1].rtt == sample &&
+        r->samples[r->n - 1].time == now, "the new sample not the newest");
+  }
 }
 
 /* --- GCC ------------------------------------------------------------------ */
@@ -562,6 +612,7 @@ run_gcc (FuzzInput * in, Gen * g)
   RtpBurstGcc *gcc;
   RtpBurstProbe *probe;
   RtpBurstProbeState states[RTP_BURST_PROBE_MAX_CLUSTERS] = { 0, };
+  RtpBurstRtt rtt_filter;
   guint ops = 0;
 
   c.start_rate = fuzz_rate (in);
@@ -580,6 +631,7 @@ run_gcc (FuzzInput * in, Gen * g)
   gcc = rtp_burst_gcc_new (&c);
   probe = rtp_burst_probe_new ();
   rtp_burst_probe_plan_start (probe, MAX (c.start_rate, 1));
+  rtp_burst_rtt_init (&rtt_filter);
   gcc_check_report (gcc, &m, &before);
   FUZZ_CHECK (before.target == CLAMP (c.start_rate, m.lo, m.hi),
       "start target %" G_GUINT64_FORMAT ", start rate %" G_GUINT64_FORMAT,
@@ -604,6 +656,7 @@ run_gcc (FuzzInput * in, Gen * g)
         TRACE ("feedback %u packets, now %" G_GUINT64_FORMAT " rtt %"
             G_GUINT64_FORMAT "\n", n, now, rtt);
         trace_packets (pkts, n);
+        rtt_check (&rtt_filter, pkts, n, now);
         gcc_model_report (&m, pkts, n, &n_new, &n_lost, &n_received);
         /* NULL is allowed for no packets */
         rtp_burst_gcc_on_feedback (gcc, n ? pkts : NULL, n, now, rtt);
@@ -784,6 +837,7 @@ run_tfrc (FuzzInput * in, Gen * g)
   TfrcModel m = { 0, };
   RtpBurstTfrcReport before, after;
   RtpBurstTfrc *t;
+  RtpBurstRtt rtt_filter;
   gdouble max_x;
   guint ops = 0;
   guint8 sel;
@@ -816,6 +870,7 @@ run_tfrc (FuzzInput * in, Gen * g)
   m.floor = CLAMP (to_bits (m.s / T_MBI_S), m.lo, m.hi);
   m.start = 0;
   t = rtp_burst_tfrc_new (&c);
+  rtp_burst_rtt_init (&rtt_filter);
   tfrc_check_report (t, &m, &before);
   m.start = before.x;
   FUZZ_CHECK (before.nofeedback_deadline == NONE, "deadline %"
@@ -840,6 +895,7 @@ run_tfrc (FuzzInput * in, Gen * g)
         TRACE ("feedback %u packets, now %" G_GUINT64_FORMAT " rtt %"
             G_GUINT64_FORMAT "\n", n, now, rtt);
         trace_packets (pkts, n);
+        rtt_check (&rtt_filter, pkts, n, now);
         tfrc_model_report (&m, pkts, n);
         rtp_burst_tfrc_on_feedback (t, n ? pkts : NULL, n, now, rtt);
         g_free (pkts);

@@ -21,9 +21,10 @@
  * RTPTWCCPackets events, made as GStreamer 1.22's rtpsession makes them,
  * pushed into the element's source pad; the estimate compared with the
  * controller (rtpburstgcc.h, rtpbursttfrc.h) fed the same packets
- * directly; the rate cap it sets; the no-feedback warning on the test
- * clock.  The element reads the sender's time from the system clock, made
- * the test clock here. */
+ * directly, with the round trip measured from them (rtpburstrtt.h); the
+ * rate cap it sets; TFRC's nofeedback timer and the no-feedback warning
+ * on the test clock.  The element reads the sender's time from the system
+ * clock, made the test clock here. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -32,6 +33,7 @@
 #include "rtpburstpace-fixture.h"
 
 #include "rtpburstgcc.h"
+#include "rtpburstrtt.h"
 #include "rtpbursttfrc.h"
 
 #define PKTS_PER_REPORT 10
@@ -232,35 +234,35 @@ count_warnings (CcFixture * c)
   return n;
 }
 
+/* @first: the first report; @rtt: the round trip the element measures
+ * from the reports so far. */
 typedef guint64 (*FeedFunc) (gpointer unit, const RtpBurstFeedbackPacket * p,
-    guint n, guint64 now);
+    guint n, guint64 now, guint64 rtt, gboolean first);
 
 static guint64
-feed_gcc (gpointer unit, const RtpBurstFeedbackPacket * p, guint n, guint64 now)
+feed_gcc (gpointer unit, const RtpBurstFeedbackPacket * p, guint n,
+    guint64 now, guint64 rtt, gboolean first)
 {
-  rtp_burst_gcc_on_feedback (unit, p, n, now, RTP_BURST_TIME_NONE);
+  rtp_burst_gcc_on_feedback (unit, p, n, now, rtt);
   return rtp_burst_gcc_target (unit);
 }
 
-/* As the element feeds TFRC: the bytes a report covers anew, as sent at
- * the time it came (each report here covers new packets only). */
+/* As the element feeds TFRC: its nofeedback timer first, from the second
+ * report on (nothing is pushed here, so nothing is sent). */
 static guint64
 feed_tfrc (gpointer unit, const RtpBurstFeedbackPacket * p, guint n,
-    guint64 now)
+    guint64 now, guint64 rtt, gboolean first)
 {
-  guint64 sent = 0;
-  guint i;
-
-  for (i = 0; i < n; i++)
-    sent += p[i].size;
-  rtp_burst_tfrc_on_sent (unit, sent, now);
-  rtp_burst_tfrc_on_feedback (unit, p, n, now, RTP_BURST_TIME_NONE);
+  if (!first)
+    rtp_burst_tfrc_tick (unit, now);
+  rtp_burst_tfrc_on_feedback (unit, p, n, now, rtt);
   return rtp_burst_tfrc_rate (unit);
 }
 
 /* @n_reports reports through the element and straight into @unit: after
- * each, the property equals the unit's rate; notify fires when it changed,
- * a message when it moved by more than 5 % since the last one; the stats
+ * each, the property equals the unit's rate and cc-rtt the round trip
+ * measured from the reports; notify fires when the estimate changed, a
+ * message when it moved by more than 5 % since the last one; the stats
  * count them and the cap in force is the estimate.  Returns the last
  * estimate; *@changes, *@decreases: how often it changed, fell. */
 static guint64
@@ -271,7 +273,9 @@ run_reports (CcFixture * c, gpointer unit, FeedFunc feed, guint n_reports,
   GArray *posted;
   guint64 last = 0, last_posted = 0, lost = 0;
   guint r, i, notifies = 0;
+  RtpBurstRtt rtt;
 
+  rtp_burst_rtt_init (&rtt);
   *changes = *decreases = 0;
   for (r = 0; r < n_reports; r++) {
     TestPacket p[PKTS_PER_REPORT];
@@ -282,12 +286,19 @@ run_reports (CcFixture * c, gpointer unit, FeedFunc feed, guint n_reports,
     for (i = 0; i < PKTS_PER_REPORT; i++)
       lost += p[i].remote == GST_CLOCK_TIME_NONE;
     to_feedback (p, PKTS_PER_REPORT, fb);
-    want = feed (unit, fb, PKTS_PER_REPORT, now);
+    want = feed (unit, fb, PKTS_PER_REPORT, now,
+        rtp_burst_rtt_update (&rtt, fb, PKTS_PER_REPORT, now), r == 0);
 
     gst_test_clock_set_time (c->f.clock, now);
     push_feedback (c, twcc_event (p, PKTS_PER_REPORT));
 
     fail_unless_equals_uint64 (estimate (c), want);
+    fail_unless_equals_uint64 (stat (&c->f, "cc-rtt"),
+        rtp_burst_rtt_get (&rtt));
+    /* before the congestion: each packet's report 40 - j ms after it
+     * left, less the 9 - j ms it waited for packet 9 */
+    if (r < congested)
+      fail_unless_equals_uint64 (stat (&c->f, "cc-rtt"), 31 * MS);
     if (want != last) {
       notifies++;
       (*changes)++;
@@ -361,6 +372,183 @@ GST_START_TEST (test_tfrc_follows_feedback)
   /* it left slow start at the first loss */
   fail_unless (!report.slow_start);
   fail_unless (changes > 2);
+  rtp_burst_tfrc_free (tfrc);
+  cc_clear (&c);
+}
+
+GST_END_TEST;
+
+/* Waits until the task waits for frame @i's slot (so that it is done with
+ * the push before), checks the slot's time. */
+static void
+wait_for_slot (CcFixture * c, guint i)
+{
+  GstClockID id;
+
+  gst_test_clock_wait_for_next_pending_id (c->f.clock, &id);
+  fail_unless_equals_uint64 (gst_clock_id_get_time (id), i * PERIOD);
+  gst_clock_id_unref (id);
+}
+
+/* One report of the packet of frame @i (sent at i x 40 ms, 10 ms on the
+ * way), at @now, through the element and into @tfrc and @rtt as the
+ * element feeds them (@first: the first report). */
+static void
+report_frame (CcFixture * c, RtpBurstTfrc * tfrc, RtpBurstRtt * rtt, guint i,
+    guint64 now, gboolean first)
+{
+  RtpBurstFeedbackPacket fb;
+  TestPacket p;
+
+  p.index = FIRST_TWCC_SEQ + i;
+  p.local = i * PERIOD;
+  p.remote = RECEIVER_ORIGIN + p.local + 10 * MS;
+  p.size = 1200;
+  to_feedback (&p, 1, &fb);
+  gst_test_clock_set_time (c->f.clock, now);
+  push_feedback (c, twcc_event (&p, 1));
+  feed_tfrc (tfrc, &fb, 1, now, rtp_burst_rtt_update (rtt, &fb, 1, now), first);
+}
+
+/* TFRC's nofeedback timer (RFC 5348 4.4) runs on the pushes: frames of one
+ * packet of 1212 bytes at 25 fps from 0, reports of frames 0 and 1 at 30
+ * and 70 ms (round trip 30 ms, reports 40 ms apart).  The first report
+ * doubles the start (slow start): 4.096 Mbit/s; the second, one round
+ * trip later, takes the rate the receiver got, 1200 bytes in 40 ms:
+ * max (min (2X, 2 X_recv), W_init / R) = 4380 bytes / 30 ms = 1.168
+ * Mbit/s.  The timer then expires max (4R, twice 40 ms) = 120 ms later,
+ * at 190 ms: the push at 200 ms halves the estimate, and so every 120 ms
+ * while no report comes (the pushes at 320, 440 ms), each new estimate
+ * the cap in force, notified and posted.  The unit fed the same sends,
+ * reports and ticks agrees at every push. */
+GST_START_TEST (test_tfrc_nofeedback_timer)
+{
+  RtpBurstTfrcConfig config = { 0, 100000, 0, 2048000 };
+  RtpBurstTfrc *tfrc = rtp_burst_tfrc_new (&config);
+  RtpBurstTfrcReport report;
+  RtpBurstRtt rtt;
+  CcFixture c;
+  GArray *posted;
+  guint64 want = 1168000;
+  guint i;
+
+  cc_init (&c, "congestion-control", 2, NULL);
+  rtp_burst_rtt_init (&rtt);
+
+  /* frame 0 leaves at 0: sent, no timer before a report */
+  push_frame (&c.f, 0, 1, 1200);
+  wait_for_slot (&c, 0);
+  fail_unless (gst_harness_crank_single_clock_wait (c.f.h));
+  pull_packets (&c.f, 1);
+  push_frame (&c.f, 1, 1, 1200);
+  wait_for_slot (&c, 1);
+  rtp_burst_tfrc_on_sent (tfrc, 1212, 0);
+  fail_unless_equals_uint64 (estimate (&c), 0);
+
+  report_frame (&c, tfrc, &rtt, 0, 30 * MS, TRUE);
+  fail_unless_equals_uint64 (rtp_burst_tfrc_rate (tfrc), 4096000);
+  fail_unless_equals_uint64 (estimate (&c), 4096000);
+  fail_unless_equals_uint64 (stat (&c.f, "cc-rtt"), 30 * MS);
+
+  for (i = 1; i <= 11; i++) {
+    guint64 now = i * PERIOD;
+
+    /* frame i leaves; the task has run the timer when it waits for the
+     * next */
+    fail_unless (gst_harness_crank_single_clock_wait (c.f.h));
+    pull_packets (&c.f, 1);
+    push_frame (&c.f, i + 1, 1, 1200);
+    wait_for_slot (&c, i + 1);
+    rtp_burst_tfrc_on_sent (tfrc, 1212, now);
+    rtp_burst_tfrc_tick (tfrc, now);
+
+    if (i == 1) {
+      report_frame (&c, tfrc, &rtt, 1, 70 * MS, FALSE);
+      rtp_burst_tfrc_report (tfrc, &report);
+      fail_unless_equals_uint64 (report.rtt, 30 * MS);
+      fail_unless_equals_uint64 (report.feedback_gap, 40 * MS);
+      fail_unless_equals_uint64 (report.nofeedback_deadline, 190 * MS);
+    }
+    if (i == 5 || i == 8 || i == 11)
+      want /= 2;
+    fail_unless_equals_uint64 (rtp_burst_tfrc_rate (tfrc), want);
+    fail_unless_equals_uint64 (estimate (&c), want);
+    fail_unless_equals_uint64 (stat (&c.f, "max-rate"), want);
+    fail_unless_equals_int (c.notifies, 2 + (i >= 5) + (i >= 8) + (i >= 11));
+  }
+  rtp_burst_tfrc_report (tfrc, &report);
+  fail_unless_equals_uint64 (report.nofeedback_expiries, 3);
+  /* at 146 kbit/s 2s/X, 131.5 ms, is longer than 4R */
+  fail_unless_equals_uint64 (report.nofeedback_deadline,
+      440 * MS + 2 * 1200 * 8 * GST_SECOND / 146000);
+
+  posted = take_bitrate_messages (&c);
+  fail_unless_equals_int (posted->len, 5);
+  fail_unless_equals_uint64 (g_array_index (posted, guint64, 0), 4096000);
+  for (i = 1; i < 5; i++)
+    fail_unless_equals_uint64 (g_array_index (posted, guint64, i),
+        1168000 >> (i - 1));
+  g_array_unref (posted);
+  fail_unless_equals_uint64 (stat (&c.f, "cc-feedback-reports"), 2);
+  fail_unless_equals_int (count_warnings (&c), 0);
+  rtp_burst_tfrc_free (tfrc);
+  cc_clear (&c);
+}
+
+GST_END_TEST;
+
+/* The round trip from reports the receiver held: frame r's 10 packets
+ * leave 1 ms apart from r x 40 ms and take 20 ms each way, one lost in
+ * every 7th frame; the receiver sends the reports of five frames together
+ * (as 1.22's rtpsession does with its RTCP), when the last of them has
+ * arrived, so they come at (5k + 4) x 40 + 49 ms.  cc-rtt is the path's
+ * 40 ms from the first batch's last report on (before: the smallest so
+ * far, 200, 160, 120, 80 ms), where the time since the newest packet
+ * (TFRC's own sample without one) says 40 to 200 ms.  TFRC, out of slow
+ * start after the first loss, takes it: its estimate is the unit's given
+ * the same round trips, and well above the unit's left to its own. */
+GST_START_TEST (test_tfrc_rtt_held_reports)
+{
+  RtpBurstTfrcConfig config = { 0, 100000, 0, 2048000 };
+  RtpBurstTfrc *tfrc = rtp_burst_tfrc_new (&config);
+  RtpBurstTfrc *own = rtp_burst_tfrc_new (&config);
+  RtpBurstTfrcReport report;
+  RtpBurstRtt rtt;
+  CcFixture c;
+  guint r;
+
+  cc_init (&c, "congestion-control", 2, NULL);
+  rtp_burst_rtt_init (&rtt);
+  for (r = 0; r < 60; r++) {
+    TestPacket p[PKTS_PER_REPORT];
+    RtpBurstFeedbackPacket fb[PKTS_PER_REPORT];
+    guint64 now = (r / 5 * 5 + 4) * PERIOD + 49 * MS, sample;
+    guint j;
+
+    for (j = 0; j < PKTS_PER_REPORT; j++) {
+      p[j].index = FIRST_TWCC_SEQ + (guint64) r *PKTS_PER_REPORT + j;
+      p[j].local = r * PERIOD + j * MS;
+      p[j].remote = r % 7 == 3 && j == 5 ? GST_CLOCK_TIME_NONE :
+          RECEIVER_ORIGIN + p[j].local + 20 * MS;
+      p[j].size = PAYLOAD;
+    }
+    to_feedback (p, PKTS_PER_REPORT, fb);
+    sample = rtp_burst_rtt_update (&rtt, fb, PKTS_PER_REPORT, now);
+    fail_unless_equals_uint64 (sample, r < 4 ? (200 - 40 * r) * MS : 40 * MS);
+    feed_tfrc (tfrc, fb, PKTS_PER_REPORT, now, sample, r == 0);
+    feed_tfrc (own, fb, PKTS_PER_REPORT, now, RTP_BURST_TIME_NONE, r == 0);
+
+    gst_test_clock_set_time (c.f.clock, now);
+    push_feedback (&c, twcc_event (p, PKTS_PER_REPORT));
+    fail_unless_equals_uint64 (stat (&c.f, "cc-rtt"), sample);
+    fail_unless_equals_uint64 (estimate (&c), rtp_burst_tfrc_rate (tfrc));
+  }
+  rtp_burst_tfrc_report (tfrc, &report);
+  fail_unless (!report.slow_start);
+  fail_unless (estimate (&c) > 3 * rtp_burst_tfrc_rate (own) / 2,
+      "%" G_GUINT64_FORMAT " bit/s with the measured round trip, %"
+      G_GUINT64_FORMAT " without", estimate (&c), rtp_burst_tfrc_rate (own));
+  rtp_burst_tfrc_free (own);
   rtp_burst_tfrc_free (tfrc);
   cc_clear (&c);
 }
@@ -624,6 +812,8 @@ rtpburstpace_cc_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_gcc_follows_feedback);
   tcase_add_test (tc, test_tfrc_follows_feedback);
+  tcase_add_test (tc, test_tfrc_nofeedback_timer);
+  tcase_add_test (tc, test_tfrc_rtt_held_reports);
   tcase_add_test (tc, test_none_ignores_feedback);
   tcase_add_test (tc, test_estimate_caps_rate);
   tcase_add_test (tc, test_no_cap_before_feedback);

@@ -269,13 +269,18 @@ GST_START_TEST (test_tfrc_slow_start)
   fail_unless_equals_uint64 (r.x_recv, 0);
   fail_unless (r.slow_start);
   fail_if (r.data_limited);
-  /* the nofeedback timer: max (4R, 2s/X) = 400 ms after the feedback */
-  fail_unless_equals_uint64 (r.nofeedback_deadline, 190 * MS + 400 * MS);
+  /* the nofeedback timer: 2 s while the receiver's pace is not known */
+  fail_unless_equals_uint64 (r.nofeedback_deadline, 190 * MS + 2000 * MS);
 
   /* one R later: doubled.  X_recv = 19000 bytes over 190 ms */
   round_ten (t, 1, NULL);
   fail_unless_equals_uint64 (rtp_burst_tfrc_rate (t), 640000);
-  fail_unless_equals_uint64 (report (t).x_recv, 800000);
+  r = report (t);
+  fail_unless_equals_uint64 (r.x_recv, 800000);
+  /* the timer: max (4R, 2s/X, twice the 100 ms since the last feedback)
+   * = 400 ms */
+  fail_unless_equals_uint64 (r.feedback_gap, 100 * MS);
+  fail_unless_equals_uint64 (r.nofeedback_deadline, 290 * MS + 400 * MS);
 
   /* a report half an R later: not doubled again */
   rtp_burst_tfrc_on_sent (t, 100000, 300 * MS);
@@ -647,6 +652,102 @@ GST_START_TEST (test_tfrc_guards)
 
 GST_END_TEST;
 
+/* The receiver reports at its own pace, not once per round trip: the
+ * nofeedback timer waits at least twice the longest recent interval
+ * between reports (2 s while none is known), one counting until a report
+ * comes eight times its length after it ended.  X pinned at 8 Mbit/s
+ * (2s/X = 2.4 ms), R = 1 ms (4R = 4 ms). */
+GST_START_TEST (test_tfrc_nofeedback_feedback_gap)
+{
+  RtpBurstTfrcConfig c = { 1200, 8000000, 8000000, 8000000 };
+  RtpBurstTfrc *t = rtp_burst_tfrc_new (&c);
+  RtpBurstTfrcReport r;
+  guint64 now, seq = 0;
+  guint k;
+
+  /* the first report, and one less than 5 ms later (the same RTCP
+   * packet): no interval yet, the 2 s of before the first feedback */
+  feed (t, seq, 4, 0, MS, 0, 1200, NULL, 10 * MS, MS);
+  seq += 4;
+  r = report (t);
+  fail_unless_equals_uint64 (r.rtt, MS);
+  fail_unless_equals_uint64 (r.feedback_gap, 0);
+  fail_unless_equals_uint64 (r.nofeedback_deadline, 2010 * MS);
+  feed (t, seq, 4, 4 * MS, MS, 0, 1200, NULL, 14 * MS, MS);
+  seq += 4;
+  r = report (t);
+  fail_unless_equals_uint64 (r.feedback_gap, 0);
+  fail_unless_equals_uint64 (r.nofeedback_deadline, 2014 * MS);
+  /* one per frame, 40 ms after the first: 80 ms */
+  feed (t, seq, 4, 40 * MS, MS, 0, 1200, NULL, 50 * MS, MS);
+  seq += 4;
+  r = report (t);
+  fail_unless_equals_uint64 (r.feedback_gap, 40 * MS);
+  fail_unless_equals_uint64 (r.nofeedback_deadline, 130 * MS);
+  rtp_burst_tfrc_tick (t, 129 * MS);
+  fail_unless_equals_uint64 (report (t).nofeedback_expiries, 0);
+
+  /* ten reports together at 90 ms (rtpsession's RTCP), ten more 200 ms
+   * later: 400 ms, however many came together */
+  for (k = 0; k < 10; k++, seq += 4)
+    feed (t, seq, 4, 60 * MS + k * 3 * MS, MS / 4, 0, 1200, NULL, 90 * MS, MS);
+  fail_unless_equals_uint64 (report (t).feedback_gap, 40 * MS);
+  fail_unless_equals_uint64 (report (t).nofeedback_deadline, 170 * MS);
+  for (k = 0; k < 10; k++, seq += 4)
+    feed (t, seq, 4, 260 * MS + k * 3 * MS, MS / 4, 0, 1200, NULL,
+        290 * MS, MS);
+  r = report (t);
+  fail_unless_equals_uint64 (r.feedback_gap, 200 * MS);
+  fail_unless_equals_uint64 (r.nofeedback_deadline, 690 * MS);
+
+  /* one per frame again from 330 ms: the 200 ms interval counts until
+   * 290 + 8 x 200 = 1890 ms */
+  for (now = 330 * MS; now <= 1930 * MS; now += 40 * MS, seq += 4) {
+    feed (t, seq, 4, now - 10 * MS, MS, 0, 1200, NULL, now, MS);
+    fail_unless_equals_uint64 (report (t).feedback_gap,
+        (now <= 1890 * MS ? 200 : 40) * MS);
+  }
+  fail_unless_equals_uint64 (report (t).nofeedback_deadline, 2010 * MS);
+  /* then none: the timer expires at 2010 ms (not at 1934 ms, 4R after) */
+  rtp_burst_tfrc_on_sent (t, 1200, 1940 * MS);
+  rtp_burst_tfrc_tick (t, 2009 * MS);
+  fail_unless_equals_uint64 (report (t).nofeedback_expiries, 0);
+  rtp_burst_tfrc_tick (t, 2010 * MS);
+  r = report (t);
+  fail_unless_equals_uint64 (r.nofeedback_expiries, 1);
+  fail_unless_equals_uint64 (r.nofeedback_deadline, 2090 * MS);
+
+  /* the sender's time going back to 1900 ms: the interval that ended at
+   * 1930 ms is forgotten, none is added, those before count */
+  feed (t, seq, 4, 1890 * MS, MS, 0, 1200, NULL, 1900 * MS, MS);
+  r = report (t);
+  fail_unless_equals_uint64 (r.feedback_gap, 40 * MS);
+  fail_unless_equals_uint64 (r.nofeedback_deadline, 1980 * MS);
+  /* a report a second later: that second counts */
+  seq += 4;
+  feed (t, seq, 4, 2890 * MS, MS, 0, 1200, NULL, 2900 * MS, MS);
+  r = report (t);
+  fail_unless_equals_uint64 (r.feedback_gap, 1000 * MS);
+  fail_unless_equals_uint64 (r.nofeedback_deadline, 4900 * MS);
+  /* a silence keeps the pace: the timer expires every 2 s */
+  rtp_burst_tfrc_tick (t, 4900 * MS);
+  rtp_burst_tfrc_tick (t, 6900 * MS);
+  rtp_burst_tfrc_tick (t, 8900 * MS);
+  r = report (t);
+  fail_unless_equals_uint64 (r.nofeedback_expiries, 4);
+  fail_unless_equals_uint64 (r.nofeedback_deadline, 10900 * MS);
+  /* feedback 18 s after the last: the 1 s interval is forgotten (8 s
+   * after it), the 18 s one counts */
+  seq += 4;
+  feed (t, seq, 4, 20890 * MS, MS, 0, 1200, NULL, 20900 * MS, MS);
+  r = report (t);
+  fail_unless_equals_uint64 (r.feedback_gap, 18000 * MS);
+  fail_unless_equals_uint64 (r.nofeedback_deadline, 56900 * MS);
+  rtp_burst_tfrc_free (t);
+}
+
+GST_END_TEST;
+
 /* R = 0 (an RTCP round trip below its 1/65536 s resolution) at a rate
  * where 2s/X is below 1 ns: the nofeedback timer set by feedback must not
  * expire at that same instant, nor halve X again and again there. */
@@ -695,6 +796,7 @@ rtpbursttfrc_suite (void)
   tcase_add_test (tc, test_tfrc_voip);
   tcase_add_test (tc, test_tfrc_guards);
   tcase_add_test (tc, test_tfrc_nofeedback_zero_rtt);
+  tcase_add_test (tc, test_tfrc_nofeedback_feedback_gap);
   return s;
 }
 
