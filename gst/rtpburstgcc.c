@@ -676,6 +676,19 @@ rtp_burst_gcc_target (const RtpBurstGcc * gcc)
   return rate_to_uint (clamp_rate (gcc, MIN (gcc->delay_rate, gcc->loss_rate)));
 }
 
+gboolean
+rtp_burst_gcc_probe_result (RtpBurstGcc * gcc, guint64 rate)
+{
+  gdouble r;
+
+  g_return_val_if_fail (gcc != NULL, FALSE);
+  r = clamp_rate (gcc, (gdouble) rate);
+  if (r <= MIN (gcc->delay_rate, gcc->loss_rate))
+    return FALSE;
+  gcc->delay_rate = gcc->loss_rate = r;
+  return TRUE;
+}
+
 void
 rtp_burst_gcc_report (const RtpBurstGcc * gcc, RtpBurstGccReport * out)
 {

@@ -130,6 +130,12 @@ void     rtp_burst_gcc_on_feedback     (RtpBurstGcc * gcc,
 /* The target rate, bit/s: min (A_hat, A_s) within [min_rate, max_rate]. */
 guint64  rtp_burst_gcc_target          (const RtpBurstGcc * gcc);
 
+/* A probe found the path carries @rate bit/s (rtpburstprobe.h): a rate
+ * above the target becomes A_hat and A_s (within the bounds), as
+ * libwebrtc's delay-based estimate takes a probe's result; the state and
+ * the detector are left as they are.  Returns whether the target rose. */
+gboolean rtp_burst_gcc_probe_result    (RtpBurstGcc * gcc, guint64 rate);
+
 void     rtp_burst_gcc_report          (const RtpBurstGcc * gcc,
                                         RtpBurstGccReport * out);
 

@@ -111,7 +111,7 @@ rtp_burst_probe_rate (const RtpBurstProbe * probe)
 {
   const RtpBurstProbeCluster *c = current (probe);
 
-  return c ? c->rate : 0;
+  return c && c->state == RTP_BURST_PROBE_PENDING ? c->rate : 0;
 }
 
 void
@@ -131,8 +131,17 @@ rtp_burst_probe_on_sent (RtpBurstProbe * probe, guint n_packets,
   c->bytes_sent += bytes;
   c->first_send = MIN (c->first_send, start);
   c->last_send = MAX (c->last_send, end);
-  if (c->n_sent >= c->min_packets && c->bytes_sent >= c->min_bytes)
-    c->state = RTP_BURST_PROBE_SENT;
+}
+
+void
+rtp_burst_probe_close (RtpBurstProbe * probe)
+{
+  RtpBurstProbeCluster *c = current (probe);
+
+  if (c == NULL || c->state != RTP_BURST_PROBE_SENDING)
+    return;
+  c->state = c->n_sent >= c->min_packets ? RTP_BURST_PROBE_SENT :
+      RTP_BURST_PROBE_FAILED;
 }
 
 /* The cluster whose send span holds @send_time; NULL = none. */

@@ -44,7 +44,8 @@
 
 G_BEGIN_DECLS
 
-/* a cluster: at least this many packets and this long at its rate */
+/* a cluster: at least this many packets; planned to last this long at its
+ * rate (min_bytes, for a caller that chooses its packets) */
 #define RTP_BURST_PROBE_MIN_PACKETS 5
 #define RTP_BURST_PROBE_MIN_DURATION (15 * G_GUINT64_CONSTANT (1000000))
 /* feedback later than this after a cluster's last packet: it failed */
@@ -94,18 +95,22 @@ gboolean rtp_burst_probe_plan          (RtpBurstProbe * probe, guint64 rate);
 void     rtp_burst_probe_plan_start    (RtpBurstProbe * probe,
                                         guint64 start_rate);
 
-/* The rate the next packets are to be paced at, bit/s: that of the
- * cluster being sent, else of the next planned one; 0 = no probe. */
+/* The rate the next cluster is to be sent at, bit/s: that of the next
+ * planned one; 0 while one is being sent (until rtp_burst_probe_close ())
+ * or when none is planned. */
 guint64  rtp_burst_probe_rate          (const RtpBurstProbe * probe);
 /* A push of @n_packets packets, @bytes in all, paced at
  * rtp_burst_probe_rate (), began at @start and returned at @end (ns, the
  * clock of the feedback's send times, which fall between the two): it
- * counts in the current cluster, which is sent once it has its packets and
- * bytes.  Its span, from the first push's start to the last one's end,
- * tells its packets in the feedback. */
+ * counts in the cluster being sent, or starts the next planned one.  Its
+ * span, from the first push's start to the last one's end, tells its
+ * packets in the feedback. */
 void     rtp_burst_probe_on_sent       (RtpBurstProbe * probe,
                                         guint n_packets, guint64 bytes,
                                         guint64 start, guint64 end);
+/* The cluster being sent is complete: it waits for feedback, or fails at
+ * once with fewer than its minimum of packets. */
+void     rtp_burst_probe_close         (RtpBurstProbe * probe);
 /* Feedback, in any order (a cluster takes no more packets than were sent
  * in it: the caller deduplicates repeats);
  * @now on the clock of the send times.  Returns the highest result of the

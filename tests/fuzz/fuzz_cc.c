@@ -75,7 +75,7 @@
  *
  * The probe (rtpburstprobe.h), beside GCC: initial clusters at 3x and 6x
  * the start rate, GCC's reports fed to it too, OP_SENT a push counted in
- * it.  Its clusters' states only move forward; a cluster takes no more
+ * it (and the cluster closed, at times).  Its clusters' states only move forward; a cluster takes no more
  * packets from the feedback than were sent in it; a result (DONE) is at
  * most the cluster's send and receive rates, and its receive rate at most
  * twice its send rate; on_feedback () returns 0 or the highest result of
@@ -645,7 +645,7 @@ run_gcc (FuzzInput * in, Gen * g)
       case OP_EMPTY_REPORT:{
         RtpBurstFeedbackPacket *pkts;
         guint n = 0, n_new, n_lost, n_received;
-        guint64 now, rtt;
+        guint64 now, rtt, probe_res;
 
         if (op == OP_REPORT)
           pkts = gen_report (in, g, &n);
@@ -660,12 +660,25 @@ run_gcc (FuzzInput * in, Gen * g)
         gcc_model_report (&m, pkts, n, &n_new, &n_lost, &n_received);
         /* NULL is allowed for no packets */
         rtp_burst_gcc_on_feedback (gcc, n ? pkts : NULL, n, now, rtt);
-        probe_check (probe, states,
-            rtp_burst_probe_on_feedback (probe, n ? pkts : NULL, n, now));
+        probe_res = rtp_burst_probe_on_feedback (probe, n ? pkts : NULL, n,
+            now);
+        probe_check (probe, states, probe_res);
         g_free (pkts);
         gcc_check_report (gcc, &m, &after);
         gcc_check_feedback (&m, &before, &after, n_new, n_lost, n_received);
         before = after;
+        /* the probe's result, as the element gives it: the target rises
+         * to it (within the bounds) or stays */
+        if (probe_res > 0) {
+          gboolean rose = rtp_burst_gcc_probe_result (gcc, probe_res);
+
+          gcc_check_report (gcc, &m, &after);
+          FUZZ_CHECK (rose ? after.target == CLAMP (probe_res, m.lo, m.hi) &&
+              after.target > before.target : after.target == before.target,
+              "probe %" G_GUINT64_FORMAT ": target %" G_GUINT64_FORMAT
+              " -> %" G_GUINT64_FORMAT, probe_res, before.target, after.target);
+          before = after;
+        }
         break;
       }
       case OP_ADVANCE:
@@ -674,7 +687,8 @@ run_gcc (FuzzInput * in, Gen * g)
       case OP_SENT:{
         /* a push of the probe's: packets, bytes, and its span from the
          * generator's send time (fuzz_time () at times) */
-        guint n = fuzz_u8 (in) & 7;
+        guint8 flags = fuzz_u8 (in);
+        guint n = flags & 7;
         guint64 bytes = fuzz_u16 (in);
         guint64 start = (fuzz_u8 (in) & 7) ? g->send : fuzz_time (in);
         guint64 end = start + (guint64) fuzz_u16 (in) * 100;
@@ -682,6 +696,8 @@ run_gcc (FuzzInput * in, Gen * g)
         TRACE ("probe sent %u packets %" G_GUINT64_FORMAT " bytes %"
             G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "\n", n, bytes, start, end);
         rtp_burst_probe_on_sent (probe, n, bytes, start, end);
+        if (flags & 8)
+          rtp_burst_probe_close (probe);
         probe_check (probe, states, 0);
         break;
       }

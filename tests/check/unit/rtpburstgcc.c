@@ -646,6 +646,41 @@ GST_START_TEST (test_gcc_robust)
 
 GST_END_TEST;
 
+/* A probe's result above the target raises A_hat and A_s to it, within
+ * max_rate; one at or below it changes nothing; the increase goes on from
+ * there at 8 %/s. */
+GST_START_TEST (test_gcc_probe_result)
+{
+  RtpBurstGcc *gcc = gcc_new (1000000, 100000, 5000000);
+  RtpBurstGccReport r;
+  Path p;
+
+  path_init (&p, 0);
+  path_steady (gcc, &p, 2);
+  fail_unless_equals_uint64 (rtp_burst_gcc_target (gcc), grown (1000000, 0.1));
+  fail_if (rtp_burst_gcc_probe_result (gcc, 1000000));
+  fail_unless_equals_uint64 (rtp_burst_gcc_target (gcc), grown (1000000, 0.1));
+  fail_unless (rtp_burst_gcc_probe_result (gcc, 3800000));
+  report (gcc, &r);
+  fail_unless_equals_uint64 (r.delay_rate, 3800000);
+  fail_unless_equals_uint64 (r.loss_rate, 3800000);
+  fail_unless_equals_uint64 (r.target, 3800000);
+  fail_unless_equals_int (r.state, RTP_BURST_GCC_INCREASE);
+  /* 100 ms later: A_hat 3.8 M x 1.08^0.1 (R_hat, 960 kbit/s once known,
+   * does not cap it yet: the arrivals cover 0.3 s of the 0.5 needed); A_s
+   * waits for its window of 20 packets: the target stays */
+  path_steady (gcc, &p, 1);
+  report (gcc, &r);
+  fail_unless_equals_uint64 (r.delay_rate, grown (3800000, 0.1));
+  fail_unless_equals_uint64 (r.target, 3800000);
+  /* above max_rate: max_rate */
+  fail_unless (rtp_burst_gcc_probe_result (gcc, 9000000));
+  fail_unless_equals_uint64 (rtp_burst_gcc_target (gcc), 5000000);
+  rtp_burst_gcc_free (gcc);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstgcc_suite (void)
 {
@@ -663,6 +698,7 @@ rtpburstgcc_suite (void)
   tcase_add_test (tc, test_gcc_reorder);
   tcase_add_test (tc, test_gcc_clock_offset);
   tcase_add_test (tc, test_gcc_robust);
+  tcase_add_test (tc, test_gcc_probe_result);
   return s;
 }
 

@@ -40,7 +40,7 @@
 #define PUSH_IN (10 * US)
 
 /* Sends @n pushes of one 1200-byte packet, @gap apart from @start, each
- * counted by the probe; fills @pkts with their feedback: arrivals @arrival
+ * counted by the probe, and closes the cluster; fills @pkts with their feedback: arrivals @arrival
  * apart from 50 ms, every @lost_every-th (from the first; 0 = none) lost.
  * Returns the time after the last push. */
 static guint64
@@ -60,6 +60,7 @@ send_cluster (RtpBurstProbe * p, guint64 start, guint n, guint64 gap,
         50 * MS + i * arrival;
     pkts[i].size = SIZE;
   }
+  rtp_burst_probe_close (p);
   return start + n * gap;
 }
 
@@ -101,12 +102,20 @@ GST_START_TEST (test_probe_room)
   RtpBurstFeedbackPacket pkts[10];
   const RtpBurstProbeCluster *c;
 
+  /* while a cluster is sent, no rate for the next; closed with 4
+   * packets, short of 5, it fails, and the next cluster's turn comes */
   rtp_burst_probe_plan_start (p, 2000000);
-  send_cluster (p, 1000 * MS, 9, 1600 * US, 1600 * US, 0, pkts, 0);
+  rtp_burst_probe_on_sent (p, 4, 4 * SIZE, 0, PUSH_SPAN);
   c = rtp_burst_probe_cluster (p, 0);
-  /* 9 packets: 10,800 bytes, short of 11,250 */
   fail_unless_equals_int (c->state, RTP_BURST_PROBE_SENDING);
-  fail_unless_equals_uint64 (rtp_burst_probe_rate (p), 6000000);
+  fail_unless_equals_uint64 (rtp_burst_probe_rate (p), 0);
+  rtp_burst_probe_close (p);
+  fail_unless_equals_int (c->state, RTP_BURST_PROBE_FAILED);
+  fail_unless_equals_uint64 (rtp_burst_probe_rate (p), 12000000);
+  /* closing with nothing sent changes nothing */
+  rtp_burst_probe_close (p);
+  fail_unless_equals_int (rtp_burst_probe_cluster (p, 1)->state,
+      RTP_BURST_PROBE_PENDING);
   rtp_burst_probe_free (p);
 
   p = rtp_burst_probe_new ();
@@ -257,6 +266,7 @@ GST_START_TEST (test_probe_failures)
   for (i = 0; i < 19; i++)
     rtp_burst_probe_on_sent (p, 1, SIZE, 200 * MS + i * 800 * US,
         200 * MS + i * 800 * US + PUSH_SPAN);
+  rtp_burst_probe_close (p);
   fail_unless_equals_int (rtp_burst_probe_cluster (p, 1)->state,
       RTP_BURST_PROBE_SENT);
   fail_if (rtp_burst_probe_idle (p));
