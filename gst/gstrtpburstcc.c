@@ -86,6 +86,9 @@ gst_rtp_burst_cc_init (GstRtpBurstCc * cc)
   cc->timer = FALSE;
   cc->unsent = 0;
   rtp_burst_rtt_init (&cc->rtt);
+  cc->probe = NULL;
+  cc->probing = FALSE;
+  cc->probe_result = 0;
 }
 
 static void
@@ -93,6 +96,17 @@ free_controller (GstRtpBurstCc * cc)
 {
   g_clear_pointer (&cc->gcc, rtp_burst_gcc_free);
   g_clear_pointer (&cc->tfrc, rtp_burst_tfrc_free);
+  g_clear_pointer (&cc->probe, rtp_burst_probe_free);
+}
+
+/* A probe cluster's rate: @k x the start rate, at most max-bitrate. */
+static guint64
+probe_rate_for (const GstRtpBurstCc * cc, guint k)
+{
+  guint64 r = cc->start_bitrate > G_MAXUINT64 / k ? G_MAXUINT64 :
+      cc->start_bitrate * k;
+
+  return cc->max_bitrate > 0 ? MIN (r, cc->max_bitrate) : r;
 }
 
 void
@@ -177,6 +191,13 @@ gst_rtp_burst_cc_start (GstRtpBurstCc * cc)
     c.max_rate = cc->max_bitrate;
     c.start_rate = cc->start_bitrate;
     cc->gcc = rtp_burst_gcc_new (&c);
+    /* the fast start: two frames, at 3 and 6 x the start rate (none
+     * that max-bitrate keeps at the start rate) */
+    if (probe_rate_for (cc, 3) > cc->start_bitrate) {
+      cc->probe = rtp_burst_probe_new ();
+      rtp_burst_probe_plan (cc->probe, probe_rate_for (cc, 3));
+      rtp_burst_probe_plan (cc->probe, probe_rate_for (cc, 6));
+    }
   } else if (cc->mode == GST_RTP_BURST_PACE_CONGESTION_CONTROL_TFRC) {
     RtpBurstTfrcConfig c;
 
@@ -198,6 +219,8 @@ gst_rtp_burst_cc_start (GstRtpBurstCc * cc)
   g_atomic_int_set (&cc->active, cc->gcc != NULL || cc->tfrc != NULL);
   g_atomic_int_set (&cc->timer, cc->tfrc != NULL);
   g_atomic_pointer_set (&cc->unsent, 0);
+  cc->probe_result = 0;
+  g_atomic_int_set (&cc->probing, cc->probe != NULL);
   CC_UNLOCK (cc);
   return changed;
 }
@@ -320,6 +343,25 @@ give_sent_locked (GstRtpBurstCc * cc, guint64 now)
     rtp_burst_tfrc_on_sent (cc->tfrc, bytes, now);
 }
 
+/* The fast start's probe, given the report: a result above the estimate
+ * raises it. */
+static void
+probe_feedback_locked (GstRtpBurstCc * cc,
+    const RtpBurstFeedbackPacket * pkts, guint n, guint64 now)
+{
+  guint64 res;
+
+  if (cc->probe == NULL || rtp_burst_probe_idle (cc->probe))
+    return;
+  res = rtp_burst_probe_on_feedback (cc->probe, pkts, n, now);
+  if (res > 0) {
+    cc->probe_result = res;
+    rtp_burst_gcc_probe_result (cc->gcc, res);
+  }
+  if (rtp_burst_probe_idle (cc->probe))
+    g_atomic_int_set (&cc->probing, FALSE);
+}
+
 /* Feeds cc->pkts (read_event) to the controller at @now, with the round
  * trip measured from them; the new estimate. */
 static guint64
@@ -338,6 +380,7 @@ feed_locked (GstRtpBurstCc * cc, guint64 now)
 
   if (cc->gcc) {
     rtp_burst_gcc_on_feedback (cc->gcc, pkts, n, now, rtt);
+    probe_feedback_locked (cc, pkts, n, now);
     return rtp_burst_gcc_target (cc->gcc);
   }
   give_sent_locked (cc, now);
@@ -351,8 +394,8 @@ feed_locked (GstRtpBurstCc * cc, guint64 now)
 
 /* Now on the clock of the event's local-ts: the sending rtpsession's
  * system clock. */
-static guint64
-sender_now (void)
+guint64
+gst_rtp_burst_cc_now (void)
 {
   GstClock *sysclock = gst_system_clock_obtain ();
   GstClockTime now = gst_clock_get_time (sysclock);
@@ -415,7 +458,7 @@ gst_rtp_burst_cc_handle_event (GstRtpBurstCc * cc, GstElement * element,
   if (!g_atomic_int_get (&cc->active))
     return TRUE;
   s = gst_event_get_structure (event);
-  now = sender_now ();
+  now = gst_rtp_burst_cc_now ();
 
   CC_LOCK (cc);
   if (cc->gcc == NULL && cc->tfrc == NULL) {
@@ -455,7 +498,7 @@ run_timer (GstRtpBurstCc * cc, GstElement * element, guint64 bytes,
   /* a report being read: it takes the bytes */
   if (!rtp_burst_mutex_trylock (&cc->lock))
     return;
-  now = sender_now ();
+  now = gst_rtp_burst_cc_now ();
   if (cc->tfrc && now != RTP_BURST_TIME_NONE) {
     give_sent_locked (cc, now);
     if (cc->reports > 0) {
@@ -504,12 +547,41 @@ gst_rtp_burst_cc_pushed (GstRtpBurstCc * cc, GstElement * element,
   run_timer (cc, element, bytes, apply, user_data);
 }
 
+/* --- the fast start's probe --------------------------------------------- */
+
+guint64
+gst_rtp_burst_cc_probe_rate (GstRtpBurstCc * cc)
+{
+  guint64 rate = 0;
+
+  if (!g_atomic_int_get (&cc->probing))
+    return 0;
+  CC_LOCK (cc);
+  if (cc->probe)
+    rate = rtp_burst_probe_rate (cc->probe);
+  CC_UNLOCK (cc);
+  return rate;
+}
+
+void
+gst_rtp_burst_cc_probe_sent (GstRtpBurstCc * cc, guint n_packets,
+    guint64 bytes, guint64 start, guint64 end, gboolean frame_last)
+{
+  CC_LOCK (cc);
+  if (cc->probe) {
+    rtp_burst_probe_on_sent (cc->probe, n_packets, bytes, start, end);
+    if (frame_last)
+      rtp_burst_probe_close (cc->probe);
+  }
+  CC_UNLOCK (cc);
+}
+
 /* --- stats --------------------------------------------------------------- */
 
 void
 gst_rtp_burst_cc_add_stats (GstRtpBurstCc * cc, GstStructure * s)
 {
-  guint64 estimate, reports, packets, invalid, rtt, lost = 0;
+  guint64 estimate, reports, packets, invalid, rtt, probe, lost = 0;
 
   CC_LOCK (cc);
   if (cc->gcc) {
@@ -528,6 +600,7 @@ gst_rtp_burst_cc_add_stats (GstRtpBurstCc * cc, GstStructure * s)
   packets = cc->packets;
   invalid = cc->invalid;
   rtt = rtp_burst_rtt_get (&cc->rtt);
+  probe = cc->probe_result;
   CC_UNLOCK (cc);
 
   gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_ESTIMATED_BITRATE,
@@ -541,4 +614,6 @@ gst_rtp_burst_cc_add_stats (GstRtpBurstCc * cc, GstStructure * s)
       invalid);
   gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_CC_RTT,
       rtt == RTP_BURST_TIME_NONE ? 0 : rtt);
+  gst_rtp_burst_stats_set_uint64 (s, GST_RTP_BURST_STAT_CC_PROBE_BITRATE,
+      probe);
 }

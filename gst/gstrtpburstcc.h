@@ -58,6 +58,7 @@
 #include <gst/gst.h>
 
 #include "rtpburstgcc.h"
+#include "rtpburstprobe.h"
 #include "rtpburstrtt.h"
 #include "rtpbursttfrc.h"
 
@@ -118,6 +119,12 @@ typedef struct
   gint timer;                   /* atomic: the controller is TFRC */
   gsize unsent;                 /* atomic: bytes pushed, not yet given to
                                  * TFRC (by whoever holds the lock) */
+
+  /* GCC's fast start (rtpburstprobe.h): its frames, their pushes and the
+   * result */
+  RtpBurstProbe *probe;
+  gint probing;                 /* atomic: a probe is planned or awaited */
+  guint64 probe_result;         /* bit/s; 0 = none yet */
 } GstRtpBurstCc;
 
 /* Called under the controller's lock when the estimate changed, so that
@@ -160,6 +167,22 @@ void     gst_rtp_burst_cc_pushed    (GstRtpBurstCc * cc,
                                      guint64 bytes,
                                      GstRtpBurstCcApply apply,
                                      gpointer user_data);
+
+/* GCC's fast start.  The rate the next frame is to probe the path at
+ * (0 = none: no probe planned, or one being sent); the pacing thread asks
+ * after each push, without the element's lock
+ * (rtp_burst_stream_probe_next_frame ()).  Takes the controller's lock
+ * only while a probe is planned or awaited. */
+guint64  gst_rtp_burst_cc_probe_rate (GstRtpBurstCc * cc);
+/* A push of a probe frame, @n_packets of @bytes, began at @start and
+ * returned at @end (gst_rtp_burst_cc_now ()); @frame_last: it ended the
+ * frame, which closes the probe's cluster. */
+void     gst_rtp_burst_cc_probe_sent (GstRtpBurstCc * cc, guint n_packets,
+                                      guint64 bytes, guint64 start,
+                                      guint64 end, gboolean frame_last);
+/* Now on the clock of the reports' send times (the system clock, which
+ * the sending rtpsession stamps its packets with); NONE if unknown. */
+guint64  gst_rtp_burst_cc_now        (void);
 
 /* Adds the estimated-bitrate and cc-* fields to the stats @s. */
 void     gst_rtp_burst_cc_add_stats (GstRtpBurstCc * cc, GstStructure * s);

@@ -137,6 +137,11 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
         "the smallest over the last second of the time from a packet's "
         "send to its report less the time the receiver held it, ns; 0 = "
         "none yet"},
+  [GST_RTP_BURST_STAT_CC_PROBE_BITRATE] = {"cc-probe-bitrate",
+        G_TYPE_UINT64,
+      "gcc's fast start: the rate the path carried the latest probe at "
+        "(two frames sent at 3 and 6 times start-bitrate), bit/s, which "
+        "raised the estimate if it was higher; 0 = no result yet"},
   [GST_RTP_BURST_STAT_REALTIME_PRIORITY] = {"realtime-priority", G_TYPE_INT,
       "the SCHED_FIFO priority the releasing thread runs at now; 0 = not "
         "set by the element (property 0, or refused)"},

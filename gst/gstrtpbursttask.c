@@ -148,7 +148,10 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
   GstRtpBurstOut out;
   GstBuffer *last;
   GstFlowReturn ret;
-  guint64 end = RTP_BURST_TIME_NONE, bytes = 0;
+  guint64 end = RTP_BURST_TIME_NONE, bytes = 0, rate;
+  /* a push of a probe frame (gst_rtp_burst_cc_probe_sent) */
+  guint64 probe = 0, probe_start = 0, probe_end = 0;
+  gboolean probe_last = FALSE;
 
   TSAN_ACQUIRE (self);
   LOCK (self);
@@ -161,12 +164,20 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
         now.now);
     if (last)
       gst_rtp_burst_pay_info_released (&self->pay_info, last, &self->segment);
+    if (out.kind == RTP_BURST_NEXT_PUSH)
+      probe = rtp_burst_stream_taken_probe (self->stream, &probe_last);
     /* what left made room for more */
     gst_rtp_burst_pace_wake_upstream_locked (self);
     UNLOCK (self);
 
-    bytes = gst_rtp_burst_out_bytes (&out);
+    /* the bytes only for congestion control's sake */
+    if (probe > 0 || g_atomic_int_get (&self->cc.timer))
+      bytes = gst_rtp_burst_out_bytes (&out);
+    if (probe > 0)
+      probe_start = gst_rtp_burst_cc_now ();
     ret = gst_rtp_burst_out_push (&out, self->srcpad);
+    if (probe > 0)
+      probe_end = gst_rtp_burst_cc_now ();
     /* when packets' push returned: how long downstream held them
      * (gst_rtp_burst_out_done) */
     end =
@@ -194,6 +205,16 @@ gst_rtp_burst_pace_loop (GstRtpBurstPace * self)
   /* a warning if no congestion control feedback comes; TFRC's timer */
   gst_rtp_burst_cc_pushed (&self->cc, GST_ELEMENT_CAST (self), end, bytes,
       gst_rtp_burst_pace_set_cc_rate, self);
+  /* gcc's fast start: the pushes of a probe frame, and the next one */
+  if (probe > 0)
+    gst_rtp_burst_cc_probe_sent (&self->cc, next.n_packets, bytes,
+        probe_start, probe_end, probe_last);
+  rate = gst_rtp_burst_cc_probe_rate (&self->cc);
+  if (rate > 0) {
+    LOCK (self);
+    rtp_burst_stream_probe_next_frame (self->stream, rate);
+    UNLOCK (self);
+  }
   return;
 
 out_flushing:

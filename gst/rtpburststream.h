@@ -303,8 +303,9 @@ void     rtp_burst_stream_push_done   (RtpBurstStream * s, guint64 end,
 
 /* The next paced frame to start leaves at @rate bit/s, to probe the path
  * (rtpburstprobe.h): its slots within bytes x 8 / @rate when that is
- * shorter than their span (duty x the period, the margin), the rate cap
- * @rate for it alone.  One frame; 0 cancels. */
+ * shorter than their span (duty x the period, the margin), a rate cap
+ * below @rate raised to it for that frame; never slower than without the
+ * probe.  One frame; 0 cancels. */
 void     rtp_burst_stream_probe_next_frame (RtpBurstStream * s,
                                        guint64 rate);
 /* The packets taken last (rtp_burst_stream_take_packets ()): their

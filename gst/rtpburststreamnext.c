@@ -165,7 +165,10 @@ start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
   rtp_burst_plan_start (sync_time (s, frame), frame->ready_time, now->now,
       s->prev_end, span, &start);
 
-  limits.max_rate = probe > 0 ? probe : max_rate (s);
+  /* ... and never slower than without it */
+  limits.max_rate = max_rate (s);
+  if (probe > 0 && limits.max_rate > 0)
+    limits.max_rate = MAX (limits.max_rate, probe);
   limits.budget = rate_cap_enabled (s) ? c->max_latency : 0;
   limits.overload = c->overload;
   if (rtp_burst_apply_limits (&limits, frame->bytes, frame->n_slots, &start,
