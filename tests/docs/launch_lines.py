@@ -26,6 +26,8 @@ not run.  In a launch block:
   stands for their default;
 - display sinks (autovideosink, xvimagesink, glimagesink, ...) are
   swapped for `fakesink sync=true`, so that the test needs no display;
+  the examples' scripts that take their sink from SINK
+  (examples/twcc-receive.sh) get the same in the environment;
 - an element the test machine lacks must be named in a comment the reader
   sees, `# needs: ELEMENT (why)`, e.g. `# needs: v4l2src (two cameras)`:
   the test runs the block with a stand-in for it (v4l2src ->
@@ -501,6 +503,7 @@ def main():
         print("FAIL: " + why)
         return 1
     env.setdefault("GST_DEBUG_NO_COLOR", "1")
+    env["SINK"] = DISPLAY_STAND_IN
 
     failures = 0
     with tempfile.TemporaryDirectory(prefix="launch-lines-") as workdir:

@@ -13,7 +13,6 @@ PyGObject or a plugin.
 """
 import os
 import re
-import socket
 import subprocess
 import sys
 
@@ -21,29 +20,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 import gstbindings  # noqa: E402  (exits 77 without the bindings)
+import video_recipes  # noqa: E402  (its free_base_port)
 
 SECONDS = 4
 NEEDED = ("x264enc", "rtpbin", "rtph264pay", "rtph264depay", "avdec_h264", "udpsrc",
           "udpsink", "rtphdrexttwcc")
 LINE = re.compile(r"^estimate (\d+) bit/s: bitrate (\d+) kbit/s$")
-
-
-def free_base_port(n=6):
-    for _ in range(200):
-        base = 20000 + 10 * (int.from_bytes(os.urandom(2), "big") % 4000)
-        socks = []
-        try:
-            for i in range(n):
-                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                socks.append(s)
-                s.bind(("127.0.0.1", base + i))
-            return base
-        except OSError:
-            continue
-        finally:
-            for s in socks:
-                s.close()
-    raise RuntimeError("no free block of UDP ports")
 
 
 def main():
@@ -54,7 +36,7 @@ def main():
     if code is not None:
         return code
     import twccreceiver
-    port = free_base_port()
+    port = video_recipes.free_base_port(6)
     rx = twccreceiver.TwccReceiver(port)
     rx.start()
     try:

@@ -25,7 +25,6 @@ Exit 0 pass, 1 fail, 77 without PyGObject or a plugin (the arithmetic still ran)
 """
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -37,6 +36,7 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 import ratecontrol  # noqa: E402
 import videorecipes  # noqa: E402
+import video_recipes  # noqa: E402  (its free_base_port)
 
 NEEDED = ("x264enc", "rtpbin", "rtph264pay", "rtph264depay", "avdec_h264", "rtprtxsend",
           "udpsrc", "udpsink", "rtphdrexttwcc")
@@ -66,24 +66,6 @@ def arithmetic():
           "the caps: extmap-1, the transport-wide-cc URI")
 
 
-def free_base_port(n=6):
-    for _ in range(200):
-        base = 20000 + 10 * (int.from_bytes(os.urandom(2), "big") % 4000)
-        socks = []
-        try:
-            for i in range(n):
-                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                socks.append(s)
-                s.bind(("127.0.0.1", base + i))
-            return base
-        except OSError:
-            continue
-        finally:
-            for s in socks:
-                s.close()
-    raise RuntimeError("no free block of UDP ports")
-
-
 def consistent(history, max_units, min_units=1):
     """The changes of HISTORY that are not encoder_rate of their estimate."""
     return [h for h in history
@@ -91,7 +73,7 @@ def consistent(history, max_units, min_units=1):
 
 
 def follower_loopback(Gst, GLib, twccreceiver):
-    port = free_base_port()
+    port = video_recipes.free_base_port(6)
     rx = twccreceiver.TwccReceiver(port)
     tx = Gst.parse_launch(
         "rtpbin name=rb  videotestsrc is-live=true pattern=zone-plate kx2=20 ky2=20 kt2=1 ! "
@@ -151,7 +133,7 @@ def follower_loopback(Gst, GLib, twccreceiver):
 
 
 def send_video(twccreceiver):
-    port = free_base_port(10)
+    port = video_recipes.free_base_port(10)
     rx = twccreceiver.TwccReceiver(port)
     rx.start()
     try:

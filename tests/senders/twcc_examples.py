@@ -126,7 +126,7 @@ def main():
         return rc
     with_feedback(["twcc-receive.sh", "127.0.0.1", str(PORT)])
     # it stops by itself, after the sender
-    out = with_feedback(["receive-video", "--port", str(PORT), "--seconds",
+    out = with_feedback(["receive-video", "--json", "--port", str(PORT), "--seconds",
                          str(SECONDS + 1), "--recipe", "paced-rtx", "--sender", "127.0.0.1"],
                         True)
     result = out.strip().splitlines()[-1] if out.strip() else ""
