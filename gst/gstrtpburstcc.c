@@ -99,16 +99,6 @@ free_controller (GstRtpBurstCc * cc)
   g_clear_pointer (&cc->probe, rtp_burst_probe_free);
 }
 
-/* A probe cluster's rate: @k x the start rate, at most max-bitrate. */
-static guint64
-probe_rate_for (const GstRtpBurstCc * cc, guint k)
-{
-  guint64 r = cc->start_bitrate > G_MAXUINT64 / k ? G_MAXUINT64 :
-      cc->start_bitrate * k;
-
-  return cc->max_bitrate > 0 ? MIN (r, cc->max_bitrate) : r;
-}
-
 void
 gst_rtp_burst_cc_clear (GstRtpBurstCc * cc)
 {
@@ -193,11 +183,10 @@ gst_rtp_burst_cc_start (GstRtpBurstCc * cc)
     cc->gcc = rtp_burst_gcc_new (&c);
     /* the fast start: two frames, at 3 and 6 x the start rate (none
      * that max-bitrate keeps at the start rate) */
-    if (probe_rate_for (cc, 3) > cc->start_bitrate) {
-      cc->probe = rtp_burst_probe_new ();
-      rtp_burst_probe_plan (cc->probe, probe_rate_for (cc, 3));
-      rtp_burst_probe_plan (cc->probe, probe_rate_for (cc, 6));
-    }
+    cc->probe = rtp_burst_probe_new ();
+    if (cc->start_bitrate == 0 || !rtp_burst_probe_plan_start (cc->probe,
+            cc->start_bitrate, cc->max_bitrate))
+      g_clear_pointer (&cc->probe, rtp_burst_probe_free);
   } else if (cc->mode == GST_RTP_BURST_PACE_CONGESTION_CONTROL_TFRC) {
     RtpBurstTfrcConfig c;
 

@@ -82,12 +82,22 @@ times (guint64 rate, guint k)
   return rate > G_MAXUINT64 / k ? G_MAXUINT64 : rate * k;
 }
 
-void
-rtp_burst_probe_plan_start (RtpBurstProbe * probe, guint64 start_rate)
+gboolean
+rtp_burst_probe_plan_start (RtpBurstProbe * probe, guint64 start_rate,
+    guint64 max_rate)
 {
-  g_return_if_fail (start_rate > 0);
-  rtp_burst_probe_plan (probe, times (start_rate, 3));
-  rtp_burst_probe_plan (probe, times (start_rate, 6));
+  guint64 r3 = times (start_rate, 3), r6 = times (start_rate, 6);
+
+  g_return_val_if_fail (start_rate > 0, FALSE);
+  if (max_rate > 0) {
+    r3 = MIN (r3, max_rate);
+    r6 = MIN (r6, max_rate);
+  }
+  if (r3 <= start_rate)
+    return FALSE;
+  rtp_burst_probe_plan (probe, r3);
+  rtp_burst_probe_plan (probe, r6);
+  return TRUE;
 }
 
 /* The cluster being sent, else the next planned one; NULL = none. */

@@ -91,9 +91,12 @@ void     rtp_burst_probe_free          (RtpBurstProbe * probe);
 
 /* Plans a cluster at @rate bit/s (FALSE: no room for another one). */
 gboolean rtp_burst_probe_plan          (RtpBurstProbe * probe, guint64 rate);
-/* The initial probes: clusters at 3x and 6x @start_rate. */
-void     rtp_burst_probe_plan_start    (RtpBurstProbe * probe,
-                                        guint64 start_rate);
+/* The initial probes: clusters at 3x and 6x @start_rate, each at most
+ * @max_rate (0 = none); FALSE, and none planned, when that leaves no
+ * cluster above @start_rate. */
+gboolean rtp_burst_probe_plan_start    (RtpBurstProbe * probe,
+                                        guint64 start_rate,
+                                        guint64 max_rate);
 
 /* The rate the next cluster is to be sent at, bit/s: that of the next
  * planned one; 0 while one is being sent (until rtp_burst_probe_close ())

@@ -630,7 +630,7 @@ run_gcc (FuzzInput * in, Gen * g)
 
   gcc = rtp_burst_gcc_new (&c);
   probe = rtp_burst_probe_new ();
-  rtp_burst_probe_plan_start (probe, MAX (c.start_rate, 1));
+  rtp_burst_probe_plan_start (probe, MAX (c.start_rate, 1), 0);
   rtp_burst_rtt_init (&rtt_filter);
   gcc_check_report (gcc, &m, &before);
   FUZZ_CHECK (before.target == CLAMP (c.start_rate, m.lo, m.hi),

@@ -73,7 +73,7 @@ GST_START_TEST (test_probe_plan)
 
   fail_unless (rtp_burst_probe_idle (p));
   fail_unless_equals_uint64 (rtp_burst_probe_rate (p), 0);
-  rtp_burst_probe_plan_start (p, 2000000);
+  rtp_burst_probe_plan_start (p, 2000000, 0);
   fail_unless_equals_int (rtp_burst_probe_n_clusters (p), 2);
   fail_if (rtp_burst_probe_idle (p));
   c = rtp_burst_probe_cluster (p, 0);
@@ -88,6 +88,17 @@ GST_START_TEST (test_probe_plan)
   fail_unless (rtp_burst_probe_plan (p, 1000000));
   fail_unless (rtp_burst_probe_plan (p, 1000000));
   fail_if (rtp_burst_probe_plan (p, 1000000));
+  rtp_burst_probe_free (p);
+
+  /* at most max_rate; none when that is the start rate */
+  p = rtp_burst_probe_new ();
+  fail_unless (rtp_burst_probe_plan_start (p, 2000000, 9000000));
+  fail_unless_equals_uint64 (rtp_burst_probe_cluster (p, 0)->rate, 6000000);
+  fail_unless_equals_uint64 (rtp_burst_probe_cluster (p, 1)->rate, 9000000);
+  rtp_burst_probe_free (p);
+  p = rtp_burst_probe_new ();
+  fail_if (rtp_burst_probe_plan_start (p, 2000000, 2000000));
+  fail_unless_equals_int (rtp_burst_probe_n_clusters (p), 0);
   rtp_burst_probe_free (p);
 }
 
@@ -104,7 +115,7 @@ GST_START_TEST (test_probe_room)
 
   /* while a cluster is sent, no rate for the next; closed with 4
    * packets, short of 5, it fails, and the next cluster's turn comes */
-  rtp_burst_probe_plan_start (p, 2000000);
+  rtp_burst_probe_plan_start (p, 2000000, 0);
   rtp_burst_probe_on_sent (p, 4, 4 * SIZE, 0, PUSH_SPAN);
   c = rtp_burst_probe_cluster (p, 0);
   fail_unless_equals_int (c->state, RTP_BURST_PROBE_SENDING);
@@ -119,7 +130,7 @@ GST_START_TEST (test_probe_room)
   rtp_burst_probe_free (p);
 
   p = rtp_burst_probe_new ();
-  rtp_burst_probe_plan_start (p, 2000000);
+  rtp_burst_probe_plan_start (p, 2000000, 0);
   send_cluster (p, 1000 * MS, 10, 1600 * US, 1600 * US, 0, pkts, 0);
   c = rtp_burst_probe_cluster (p, 0);
   fail_unless_equals_int (c->state, RTP_BURST_PROBE_SENT);
@@ -151,7 +162,7 @@ GST_START_TEST (test_probe_saturated)
   RtpBurstFeedbackPacket pkts[10];
   const RtpBurstProbeCluster *c;
 
-  rtp_burst_probe_plan_start (p, 2000000);
+  rtp_burst_probe_plan_start (p, 2000000, 0);
   send_cluster (p, 0, 10, 1600 * US, 2400 * US, 0, pkts, 0);
   fail_unless_equals_uint64 (rtp_burst_probe_on_feedback (p, pkts, 10,
           200 * MS), 3800000);
@@ -163,7 +174,7 @@ GST_START_TEST (test_probe_saturated)
   rtp_burst_probe_free (p);
 
   p = rtp_burst_probe_new ();
-  rtp_burst_probe_plan_start (p, 2000000);
+  rtp_burst_probe_plan_start (p, 2000000, 0);
   send_cluster (p, 0, 10, 1600 * US, 1745455, 0, pkts, 0);
   fail_unless_equals_uint64 (rtp_burst_probe_on_feedback (p, pkts, 10,
           200 * MS), 5499999);
@@ -181,7 +192,7 @@ GST_START_TEST (test_probe_two_reports)
   RtpBurstFeedbackPacket pkts[10], other[2];
   const RtpBurstProbeCluster *c;
 
-  rtp_burst_probe_plan_start (p, 2000000);
+  rtp_burst_probe_plan_start (p, 2000000, 0);
   send_cluster (p, 100 * MS, 10, 1600 * US, 1600 * US, 0, pkts, 10);
   other[0] = pkts[0];
   other[0].seq = 9;
@@ -217,7 +228,7 @@ GST_START_TEST (test_probe_failures)
   guint i;
 
   p = rtp_burst_probe_new ();
-  rtp_burst_probe_plan_start (p, 2000000);
+  rtp_burst_probe_plan_start (p, 2000000, 0);
   send_cluster (p, 0, 10, 1600 * US, 1600 * US, 4, pkts, 0);
   /* lost: 0, 4, 8 */
   fail_unless_equals_uint64 (rtp_burst_probe_on_feedback (p, pkts, 10,
@@ -227,7 +238,7 @@ GST_START_TEST (test_probe_failures)
   rtp_burst_probe_free (p);
 
   p = rtp_burst_probe_new ();
-  rtp_burst_probe_plan_start (p, 2000000);
+  rtp_burst_probe_plan_start (p, 2000000, 0);
   end = send_cluster (p, 0, 10, 1600 * US, 1600 * US, 0, pkts, 0);
   fail_unless_equals_uint64 (rtp_burst_probe_on_feedback (p, pkts, 5,
           100 * MS), 0);
@@ -242,7 +253,7 @@ GST_START_TEST (test_probe_failures)
   rtp_burst_probe_free (p);
 
   p = rtp_burst_probe_new ();
-  rtp_burst_probe_plan_start (p, 2000000);
+  rtp_burst_probe_plan_start (p, 2000000, 0);
   send_cluster (p, 0, 10, 1600 * US, 700 * US, 0, pkts, 0);
   fail_unless_equals_uint64 (rtp_burst_probe_on_feedback (p, pkts, 10,
           100 * MS), 0);
@@ -251,7 +262,7 @@ GST_START_TEST (test_probe_failures)
   rtp_burst_probe_free (p);
 
   p = rtp_burst_probe_new ();
-  rtp_burst_probe_plan_start (p, 2000000);
+  rtp_burst_probe_plan_start (p, 2000000, 0);
   send_cluster (p, 0, 10, 1600 * US, 0, 0, pkts, 0);
   fail_unless_equals_uint64 (rtp_burst_probe_on_feedback (p, pkts, 10,
           100 * MS), 0);
@@ -282,7 +293,7 @@ GST_START_TEST (test_probe_both)
   RtpBurstProbe *p = rtp_burst_probe_new ();
   RtpBurstFeedbackPacket pkts[29];
 
-  rtp_burst_probe_plan_start (p, 2000000);
+  rtp_burst_probe_plan_start (p, 2000000, 0);
   send_cluster (p, 0, 10, 1600 * US, 1600 * US, 0, pkts, 0);
   send_cluster (p, 100 * MS, 19, 800 * US, 800 * US, 0, pkts + 10, 10);
   fail_unless_equals_uint64 (rtp_burst_probe_rate (p), 0);
