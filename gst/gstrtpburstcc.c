@@ -381,6 +381,24 @@ feed_locked (GstRtpBurstCc * cc, guint64 now)
   return rtp_burst_tfrc_rate (cc->tfrc);
 }
 
+/* GCC's state after a report, in the log. */
+static void
+log_gcc_locked (GstElement * element, GstRtpBurstCc * cc)
+{
+  RtpBurstGccReport r;
+
+  if (gst_debug_category_get_threshold (GST_CAT_DEFAULT) < GST_LEVEL_LOG)
+    return;
+  rtp_burst_gcc_report (cc->gcc, &r);
+  GST_LOG_OBJECT (element, "gcc: %s, %s, gradient %.2f ms, threshold %.2f "
+      "ms, received %" G_GUINT64_FORMAT ", delay-based %" G_GUINT64_FORMAT
+      ", loss-based %" G_GUINT64_FORMAT " (loss %.3f), floor %"
+      G_GUINT64_FORMAT " bit/s (p %.5f)", rtp_burst_gcc_signal_name (r.signal),
+      rtp_burst_gcc_state_name (r.state), r.gradient, r.threshold,
+      r.received_rate, r.delay_rate, r.loss_rate, r.loss, r.floor_rate,
+      r.loss_event_rate);
+}
+
 /* Now on the clock of the event's local-ts: the sending rtpsession's
  * system clock. */
 guint64
@@ -460,6 +478,8 @@ gst_rtp_burst_cc_handle_event (GstRtpBurstCc * cc, GstElement * element,
     GST_LOG_OBJECT (element, "%u packets of feedback: estimate %"
         G_GUINT64_FORMAT " bit/s, round trip %" GST_TIME_FORMAT,
         cc->pkts->len, estimate, GST_TIME_ARGS (rtp_burst_rtt_get (&cc->rtt)));
+    if (cc->gcc)
+      log_gcc_locked (element, cc);
     changed = set_estimate_locked (cc, estimate, apply, user_data, &post);
   }
   CC_UNLOCK (cc);

@@ -47,6 +47,17 @@
  *                over 10 % lost, A_s (1 - p / 2), at most once per
  *                300 ms + RTT; under 2 %, 1.05 A_s; else held; never
  *                above the delay-based rate
+ *   TCP-fair floor (not in the draft), from the losses of both
+ *                (rtpbursttfrc.h: RFC 5348's loss events, p and R): the
+ *                rate of a TCP flow at that p and R, the higher of
+ *                NewReno's equation and CUBIC's (RFC 9438 5.2), at most
+ *                1.5 R_hat; A_hat and A_s are lifted to it while loss
+ *                events keep coming (until twice the longest of the last
+ *                gaps between them, at least 10 s, has passed) and the
+ *                loss stays at or under 10 %.  A loss-based TCP in the
+ *                same queue keeps it full: the delay-based controller
+ *                alone would give it the link (GCC's known starvation
+ *                beside such flows in drop-tail queues)
  *
  * Where it departs from the draft, and why, is said in rtpburstgcc.c.
  * Only differences of the arrival times matter: the receiver's clock may
@@ -107,6 +118,10 @@ typedef struct
   guint64 loss_updates;         /* times it acted */
   guint64 delay_rate;           /* A_hat, bit/s */
   guint64 loss_rate;            /* A_s, bit/s */
+  gdouble loss_event_rate;      /* RFC 5348's p, for the floor; 0 before
+                                 * a loss */
+  guint64 floor_rate;           /* the TCP-fair floor, bit/s; 0 = not in
+                                 * force */
   guint64 target;               /* rtp_burst_gcc_target () */
   guint64 avg_max_rate;         /* mean R_hat at decreases; 0 = none */
   guint64 groups;               /* deltas d(i) given to the filter */

@@ -155,6 +155,20 @@ rtp_burst_tfrc_equation (guint s, guint64 rtt, gdouble p)
 }
 
 gdouble
+rtp_burst_tfrc_cubic_equation (guint s, guint64 rtt, gdouble p)
+{
+  gdouble r;
+
+  if (!(p > 0.0))
+    return INFINITY;
+  /* RFC 9438 5.2: AVG_W_cubic = (C (3 + beta) / (4 (1 - beta)))^(1/4)
+   * R^(3/4) / p^(3/4) segments, C = 0.4, beta = 0.7; over R */
+  r = rtt_s (rtt);
+  return 8.0 * s * pow (0.4 * 3.7 / (4.0 * 0.3), 0.25) * pow (r, -0.75) *
+      pow (p, -0.75);
+}
+
+gdouble
 rtp_burst_tfrc_loss_event_rate (gdouble open, const gdouble * closed, guint n)
 {
   gdouble i_tot0, i_tot1 = 0.0, w_tot = 0.0, mean;

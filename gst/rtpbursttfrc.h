@@ -143,6 +143,10 @@ void     rtp_burst_tfrc_report   (const RtpBurstTfrc * t,
  * p <= 0; @rtt below RTP_BURST_TFRC_MIN_RTT (or NONE) counts as that. */
 gdouble  rtp_burst_tfrc_equation (guint s, guint64 rtt, gdouble p);
 
+/* CUBIC's average rate for the same (RFC 9438 5.2: C = 0.4, beta = 0.7):
+ * bit/s.  +infinity when p <= 0; @rtt as above. */
+gdouble  rtp_burst_tfrc_cubic_equation (guint s, guint64 rtt, gdouble p);
+
 /* The loss event rate (5.4) from the open interval @open and @n closed
  * intervals @closed (newest first; at most RTP_BURST_TFRC_N_INTERVALS are
  * used).  0 when @n is 0. */

@@ -447,6 +447,96 @@ GST_START_TEST (test_gcc_lost_only)
 
 GST_END_TEST;
 
+/* One report, 100 ms after the last, of 10 packets sent 10 ms apart and
+ * arriving @arrival_gap apart; a packet whose sequence number is
+ * @lost_mod - 1 modulo @lost_mod is lost (@lost_mod 0: none). */
+static void
+path_report_global_loss (RtpBurstGcc * gcc, Path * p, guint64 arrival_gap,
+    guint lost_mod)
+{
+  RtpBurstFeedbackPacket pkts[10];
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (pkts); i++) {
+    pkts[i].seq = p->seq;
+    pkts[i].send_time = p->send;
+    pkts[i].arrival = lost_mod && p->seq % lost_mod == lost_mod - 1 ?
+        NONE : p->arrival;
+    pkts[i].size = SIZE;
+    p->seq++;
+    p->send += 10 * MS;
+    p->arrival += arrival_gap;
+  }
+  p->now += 100 * MS;
+  rtp_burst_gcc_on_feedback (gcc, pkts, G_N_ELEMENTS (pkts), p->now, RTT);
+}
+
+/* The TCP-fair floor: a queue that grows as a loss-based competitor fills
+ * it, with a loss every 50 packets, each a loss event of its own (500 ms
+ * apart, R = 100 ms): p = 1 / 50 once the seeded first interval is left
+ * out.  The delay-based rate decreases on the queue, the target does not
+ * go below the rate of a TCP flow at that p and R; when the losses stop,
+ * the floor lapses 10 s after the last. */
+GST_START_TEST (test_gcc_tcp_floor)
+{
+  RtpBurstGcc *gcc = gcc_new (2000000, 100000, 10000000);
+  RtpBurstGccReport r;
+  Path p;
+  guint i, decreases = 0;
+  guint64 last_event = 0;
+  /* NewReno (RFC 5348 3.1, s = 1200, R = 0.1 s, p = 0.02):
+   *   9600 / (0.1 sqrt (0.04/3) + 0.4 x 3 sqrt (0.0075) x 0.02 x 1.0128)
+   *   = 9600 / (0.0115470054 + 0.0021051279) = 703190.03;
+   * CUBIC (RFC 9438 5.2): 9600 x 1.0538289314 x 0.1^-0.75 x 0.02^-0.75
+   *   = 9600 x 1.0538289314 x 5.6234132519 x 18.8030155 = 1069716.89 */
+  const guint64 floor = 1069717;
+
+  path_init (&p, 0);
+  path_steady (gcc, &p, 10);
+  report (gcc, &r);
+  fail_unless_equals_uint64 (r.floor_rate, 0);
+  fail_unless (r.loss_event_rate == 0);
+
+  /* the queue grows 2 ms a packet (800 of 960 kbit/s get through) */
+  for (i = 0; i < 60; i++) {
+    path_report_global_loss (gcc, &p, 12 * MS, 50);
+    report (gcc, &r);
+    if ((p.seq - 1) % 50 >= 40)
+      last_event = p.now;
+    /* the losses of seqs 149 and 199 are the first two events: the floor
+     * is in force from the second */
+    if (p.seq < 200) {
+      fail_unless_equals_uint64 (r.floor_rate, 0);
+      continue;
+    }
+    fail_unless_equals_uint64 (r.floor_rate, floor);
+    fail_unless (r.target >= floor);
+    if (r.state == RTP_BURST_GCC_DECREASE) {
+      /* the delay-based decrease, 0.85 x 800 kbit/s, lifted to it */
+      fail_unless_equals_uint64 (r.target, floor);
+      decreases++;
+    }
+  }
+  fail_unless (decreases > 0);
+  assert_close (r.loss_event_rate, 0.02);
+
+  /* the queue stays as it is, no loss: the floor holds for 10 s after
+   * the last event's report, then lapses */
+  for (i = 0; i < 200 && p.now + 100 * MS <= last_event + 10000 * MS; i++) {
+    path_report_global_loss (gcc, &p, 10 * MS, 0);
+    report (gcc, &r);
+    fail_unless (r.floor_rate > 0);
+  }
+  fail_unless_equals_uint64 (p.now, last_event + 10000 * MS);
+  path_report_global_loss (gcc, &p, 10 * MS, 0);
+  report (gcc, &r);
+  fail_unless_equals_uint64 (r.floor_rate, 0);
+
+  rtp_burst_gcc_free (gcc);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_gcc_clamps)
 {
   RtpBurstGcc *gcc;
@@ -694,6 +784,7 @@ rtpburstgcc_suite (void)
   tcase_add_test (tc, test_gcc_underuse);
   tcase_add_test (tc, test_gcc_loss);
   tcase_add_test (tc, test_gcc_lost_only);
+  tcase_add_test (tc, test_gcc_tcp_floor);
   tcase_add_test (tc, test_gcc_clamps);
   tcase_add_test (tc, test_gcc_reorder);
   tcase_add_test (tc, test_gcc_clock_offset);

@@ -115,6 +115,26 @@ GST_START_TEST (test_tfrc_equation)
 
 GST_END_TEST;
 
+GST_START_TEST (test_tfrc_cubic_equation)
+{
+  /* s = 1000 bytes, R = 100 ms, p = 0.01, C = 0.4, beta = 0.7:
+   *   (C (3 + beta) / (4 (1 - beta)))^(1/4) = (1.48 / 1.2)^(1/4)
+   *                                         = 1.0538289314
+   *   R^(-3/4) = 5.6234132519, p^(-3/4) = 31.6227766017
+   *   X = 8 s 1.0538289314 x 5.6234132519 x 31.6227766017
+   *     = 1499201.832 bit/s, 1.67 x NewReno's 898657.875 */
+  assert_near (rtp_burst_tfrc_cubic_equation (1000, 100 * MS, 0.01),
+      1499201.832, 0.001);
+  /* R of 0 or unknown: 1 ms, 100^(3/4) = 31.62 times as much */
+  assert_near (rtp_burst_tfrc_cubic_equation (1000, NONE, 0.01),
+      1499201.832 * 31.6227766017, 1.0);
+  fail_unless (isinf (rtp_burst_tfrc_cubic_equation (1000, 100 * MS, 0.0)));
+  fail_unless (rtp_burst_tfrc_cubic_equation (1000, 100 * MS, 0.02) <
+      rtp_burst_tfrc_cubic_equation (1000, 100 * MS, 0.01));
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_tfrc_loss_intervals_mean)
 {
   /* newest first */
@@ -785,6 +805,7 @@ rtpbursttfrc_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_tfrc_equation);
+  tcase_add_test (tc, test_tfrc_cubic_equation);
   tcase_add_test (tc, test_tfrc_loss_intervals_mean);
   tcase_add_test (tc, test_tfrc_loss_history);
   tcase_add_test (tc, test_tfrc_losses_within_rtt);
