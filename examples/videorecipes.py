@@ -138,6 +138,10 @@ FEC_GROUP = "group=send-video-fec group-max-rate=6000000"
 #: what the element runs besides the recipe's cap.
 ADAPT_MIN_SHARE = 0.25
 ADAPT_PROPS = "congestion-control=gcc"
+#: capped-rtx-tfrc: the same with TFRC
+TFRC_PROPS = "congestion-control=tfrc"
+#: gccbwe-rtx: rtpgccbwe's bounds, the cap above as its maximum
+GCCBWE_PROPS = "max-bitrate=6000000"
 
 #: The receiver's base jitterbuffer latency (ms), see the module docstring.
 BASE_LATENCY_MS = 100
@@ -536,7 +540,8 @@ Recipe = collections.namedtuple("Recipe", [
     "latency_ms",  # receiver jitterbuffer latency
     "summary",
     "adapt",       # the element's congestion control, the encoder following (ratecontrol.py)
-], defaults=(False,))
+    "pacer",       # the element after the payloader: rtpburstpace, or a peer to compare
+], defaults=(False, "rtpburstpace"))
 
 
 def st2022_wait_packets(rows, columns):
@@ -617,6 +622,21 @@ def _recipes():
                                + ", the payloader sending the transport-wide-cc header "
                                "extension; the encoder's bit rate follows the element's "
                                "estimated-bitrate (ratecontrol.py)")))
+            # the same with TFRC (RFC 5348) as the element's congestion control
+            r = table["capped-rtx-adapt"]
+            add(r._replace(name="capped-rtx-tfrc", pace_props=r.pace_props.replace(
+                ADAPT_PROPS, TFRC_PROPS), summary=r.summary.replace(ADAPT_PROPS, TFRC_PROPS)))
+            # the peer a GStreamer user would pick instead: gst-plugins-rs's rtpgccbwe
+            # (tests/testbed/build-rtpgccbwe.sh) where the element is, its estimate
+            # driving the encoder the same way; it paces with its own leaky bucket
+            add(r._replace(name="gccbwe-rtx", pacer="rtpgccbwe", pace_props=GCCBWE_PROPS,
+                           summary=(
+                               "gst-plugins-rs's rtpgccbwe %s (Google Congestion Control, "
+                               "its own pacing) after the payloader instead of "
+                               "rtpburstpace; retransmission as capped-rtx, the payloader "
+                               "sending the transport-wide-cc header extension; the "
+                               "encoder's bit rate follows its estimated-bitrate "
+                               "(ratecontrol.py)" % GCCBWE_PROPS)))
         if mode == "paced":
             add(Recipe("%s-rtx-behind-pass" % mode, paced, True,
                        ((props + " ") if props else "") + "pace-other-payloads=false", "rtx",
@@ -710,7 +730,7 @@ def sender_plan(recipe, host, port, source=None):
         # the payloader's auto-header-extension enables the extension from these caps
         pay += " ! " + ratecontrol.twcc_caps()
     chain = "%s ! %s" % (source, pay)
-    pace = "rtpburstpace name=pace" + (" " + recipe.pace_props if recipe.pace_props else "")
+    pace = "%s name=pace" % recipe.pacer + (" " + recipe.pace_props if recipe.pace_props else "")
     if recipe.paced and not recipe.pace_after_rtpbin:
         chain += " ! " + pace
     if not uses_rtpbin(recipe):
