@@ -183,7 +183,8 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
         row["waited_idle_s"] = round(run.wait_idle(timeout=args.wait_idle, on_wait=on_wait), 1)
     tools.write("==== %s recipes.py: %s, tcp %d, rep %d, namespaces %s-*\n" % (
         row["time"], case, tcp, rep, args.prefix))
-    env = dict(os.environ, GST_PLUGIN_PATH=args.plugin_path)
+    env = dict(os.environ, GST_PLUGIN_PATH=args.plugin_path + (
+        ":" + a.peer_path if getattr(a, "peer_path", None) else ""))
     tbf = args.tbf_factor * run.stream_wire_bps(args) if case == "tbf" else None
     with run.Testbed(args, tools, tbf) as bed:
         row.update(bed.path)
@@ -414,6 +415,16 @@ def main():
     if why:
         print("recipes.py: skipped: %s" % why)
         return 77
+    a.peer_path = None
+    if any(c != "tbf" and recipe_of(c).pacer == "rtpgccbwe" for c in cases + a.cases_no_tcp):
+        # gccbwe-rtx: gst-plugins-rs's rtpgccbwe, built with cargo into a cache
+        out = subprocess.run(["bash", os.path.join(HERE, "build-rtpgccbwe.sh")],
+                             stdout=subprocess.PIPE, universal_newlines=True)
+        if out.returncode != 0:
+            print("recipes.py: skipped: gccbwe-rtx needs rtpgccbwe, which "
+                  "tests/testbed/build-rtpgccbwe.sh could not build (exit %d)" % out.returncode)
+            return 77
+        a.peer_path = out.stdout.strip().splitlines()[-1]
     log = a.log or os.path.join(tempfile.gettempdir(), time.strftime(
         "rtpburstpace-recipes-%Y%m%d-%H%M%S.log"))
     print("recipes.py: %d runs of %g s; the tools' output in %s" % (
