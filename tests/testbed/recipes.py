@@ -29,6 +29,18 @@ Per run it records what the applications print (their last-line JSON) and:
   tcp_mbps      iperf3's received rate over the video (the first 1.5 s of video, the sender's
                 start-up, and the last 0.5 s are left out), tcp_retrans
   bottleneck_drops, sv_qdisc_drops (the tbf), cpu_busy
+  target_mbps   min (the source's nominal 4 Mbit/s, the fair share: the bottleneck over the
+                video and the TCP flows; with web users, over two)
+  media_mbps_tail  the media (no retransmissions) that reached the receiver, Mbit/s, from the
+                5th second of the video to its end (receive-video's media_bytes_per_s, by
+                wall-clock seconds from the first frame send-video payloaded)
+  t80_s         the first second from which 3 s of media reached 80 % of target_mbps (empty:
+                never)
+  frame_delay_p95_ms  the 95th percentile over frames of the time from the payloader's first
+                packet of the frame (send-video) to the last of its packets, or their
+                retransmissions, reaching the receiver (receive-video): the sender's pacing
+                and buffering and the network, not the receiver's jitterbuffer
+  keyframes_sent  keyframes out of the encoder (regular and requested)
 Prints a line per run on stderr, then the medians as a Markdown table and issue 13's
 criterion for --recommended; --out DIR writes recipes.csv (a row per run), runs.jsonl (both
 applications' JSON per run) and table.md there.  What the tools print goes to --log FILE
@@ -71,6 +83,13 @@ CASES_NO_TCP = ["bursty", "tbf", "paced", "capped", "paced-fec5x5", "capped-fec5
 # the stream as run.py describes it (for stream_wire_bps and the tbf rate)
 STREAM = ["--codec", "h264", "--rate", "4", "--mtu", str(videorecipes.MTU)]
 SENDER_STARTUP_S = 1.5   # left out of the TCP figure at the start of the video
+#: the source's nominal rate (send-video's default: x264 bitrate=4000), Mbit/s
+SOURCE_MBPS = 4.0
+#: media_mbps_tail: the media rate from this second of the video on
+TAIL_FROM_S = 5
+#: t80_s: the first second from which the media rate over this many seconds is 80 % of
+#: the target
+T80_WINDOW_S = 3
 SHOW = ["intact", "complete", "frames_sent", "net_loss", "residual_loss", "recovered",
         "overhead", "latency_ms", "tcp_mbps"]
 PERCENT = ["intact", "complete", "net_loss", "residual_loss", "overhead"]
@@ -84,6 +103,7 @@ COLUMNS = ["time", "case", "recipe", "tcp_flows", "rep", "status", "router", "aq
            "frames_sent", "frames_intact", "frames_complete_by_deadline", "media_packets_sent",
            "repair_packets_sent", "packets_received", "packets_recovered", "packets_lost", "net_loss", "residual_loss", "recovered",
            "overhead", "video_mbps", "latency_ms", "tcp_mbps", "tcp_retrans",
+           "target_mbps", "media_mbps_tail", "t80_s", "frame_delay_p95_ms", "keyframes_sent",
            "web_objects", "web_mbps", "web_fct_p50_ms", "web_fct_p90_ms",
            "bottleneck_drops", "bottleneck_marks", "sv_qdisc_drops", "st_qdisc_drops",
            "router_late_p99_ms", "router_late_max_ms", "cpu_busy", "cpu_steal",
@@ -135,6 +155,27 @@ def last_json(text):
     return None
 
 
+def rate_figures(tx, rx, duration, target_mbps):
+    """media_mbps_tail, t80_s and frame_delay_p95_ms (see the docstring) from the two
+    applications' JSON; {} from applications that do not record them."""
+    sent = dict(tx.get("frame_sent") or [])
+    per_s = dict(rx.get("media_bytes_per_s") or [])
+    if not sent or not per_s:
+        return {}
+    start = int(min(sent.values()))
+    rate = [per_s.get(start + k, 0) * 8 / 1e6 for k in range(int(duration))]
+    tail = rate[TAIL_FROM_S:]
+    out = {"media_mbps_tail": round(sum(tail) / len(tail), 3) if tail else None}
+    out["t80_s"] = next((k for k in range(len(rate) - T80_WINDOW_S + 1)
+                         if sum(rate[k:k + T80_WINDOW_S]) / T80_WINDOW_S >= 0.8 * target_mbps),
+                        None)
+    arrival = dict(rx.get("frame_arrival") or [])
+    delays = sorted((arrival[ts] - t) * 1000 for ts, t in sent.items() if ts in arrival)
+    out["frame_delay_p95_ms"] = (round(delays[min(len(delays) - 1, int(0.95 * len(delays)))], 1)
+                                 if delays else None)
+    return out
+
+
 def figures(tx, rx):
     """The per-run figures (see the docstring) from the two applications' JSON."""
     media = tx["media_packets_sent"]
@@ -158,7 +199,16 @@ def figures(tx, rx):
         "video_mbps": round(tx["bytes_sent"] * 8 / tx["seconds"] / 1e6, 3),
         # the latency in force at the end (the RTX recipes' follows the round trip)
         "latency_ms": rx.get("latency_ms_end", rx["latency_ms"]),
+        "keyframes_sent": tx.get("keyframes_sent"),
     }
+
+
+def target_mbps(args):
+    """min (the source's rate, the fair share): the bottleneck over the flows sharing it
+    (the video and TCP flows; web users' share is what they carried, not known here: the
+    bottleneck's half)."""
+    flows = 1 + args.tcp + (1 if args.web_flows else 0)
+    return min(SOURCE_MBPS, args.bottleneck / flows)
 
 
 def capture_path(out, case, tcp, rep, where):
@@ -240,6 +290,8 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
         raise RuntimeError("receive-video failed (exit %s): %s" % (receiver.returncode,
                                                                    rx_out.strip()[-300:]))
     row.update(figures(tx, rx))
+    row["target_mbps"] = target_mbps(args)
+    row.update(rate_figures(tx, rx, args.duration, row["target_mbps"]))
     row.update(run.qdisc_drops(q0, q1, "tbf" if case == "tbf" else "bursty"))
     row["status"] = "ok"
     return row, {"sender": tx, "receiver": rx,

@@ -7,6 +7,10 @@ Each DIR is a recipes.py --out directory (recipes.csv); the path (queue, round t
 and the competitor (none, the TCP flow's congestion control, web users) come from its
 rows, the source from --source LABEL=DIR (default: "default", send-video's own).
 Per case and number of TCP flows, medians over the runs: frames intact (and each run's),
+and where the runs recorded them (recipes.py's docstring) the media rate that reached the
+receiver from the 5th second on, the target (min (source, fair share)), the seconds until
+it reached 80 % of that ("never": the median run did not), the frames' delay p95 and the
+keyframes sent;
 packet loss on the way, loss after repair, overhead (repair packets over media),
 the sender's rate (RTP packets sent, repair included, Mbit/s), the receiver latency
 the runs ended at (lowest-highest), the competitor's rate (iperf3's or the web
@@ -53,7 +57,18 @@ def summarise(rows):
     lat = sorted(int(float(r["latency_ms"])) for r in rows if r.get("latency_ms"))
     comp = med("web_mbps") if rows[0].get("web_objects") else med("tcp_mbps")
     steal = max(float(r.get("cpu_steal") or 0) for r in rows)
+    t80 = [r.get("t80_s") for r in rows if "t80_s" in r and r.get("media_mbps_tail")]
+    # a run that never reached it counts as the whole video (">")
+    t80_med = statistics.median(float(x) if x not in (None, "") else float("inf")
+                                for x in t80) if t80 else None
+    kf = med("keyframes_sent")
     return {
+        "media": mbps(med("media_mbps_tail")),
+        "target": mbps(med("target_mbps")),
+        "t80": "—" if t80_med is None else ("never" if t80_med == float("inf")
+                                            else "%g" % t80_med),
+        "delay": "—" if med("frame_delay_p95_ms") is None else "%.0f" % med("frame_delay_p95_ms"),
+        "keyframes": "—" if kf is None else "%g" % kf,
         "intact": "**%s** (%s)" % (pct(statistics.median(intact)),
                                    ", ".join("%.1f" % (100 * x) for x in intact)),
         "loss": pct(med("net_loss")), "after": pct(med("residual_loss")),
@@ -77,8 +92,10 @@ def main():
         label, _, d = s.partition("=")
         sources[os.path.normpath(d)] = label
     print("| path | competitor | source | case | frames intact (runs) | packet loss | "
-          "after repair | overhead | sent Mbit/s | latency ms | competitor Mbit/s | steal |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "after repair | overhead | sent Mbit/s | latency ms | competitor Mbit/s | steal | "
+          "media Mbit/s (5-20 s) | target Mbit/s | s to 80 % | frame delay p95 ms | "
+          "keyframes |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for d in args.dirs:
         try:
             rows = [r for r in csv.DictReader(open(os.path.join(d, "recipes.csv")))
@@ -93,11 +110,13 @@ def main():
         for case, tcp in keys:
             runs = [r for r in rows if r["case"] == case and r["tcp_flows"] == tcp]
             s = summarise(runs)
-            print("| %s | %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                path_label(runs[0]), competitor(runs[0]),
-                sources.get(os.path.normpath(d), "default"), case, s["intact"], s["loss"],
-                s["after"], s["overhead"], s["sent"], s["latency"], s["competitor"],
-                s["steal"]))
+            print("| %s | %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | "
+                  "%s | %s | %s |" % (
+                      path_label(runs[0]), competitor(runs[0]),
+                      sources.get(os.path.normpath(d), "default"), case, s["intact"],
+                      s["loss"], s["after"], s["overhead"], s["sent"], s["latency"],
+                      s["competitor"], s["steal"], s["media"], s["target"], s["t80"],
+                      s["delay"], s["keyframes"]))
     return 0
 
 

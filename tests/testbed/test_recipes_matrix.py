@@ -31,7 +31,7 @@ def main():
         want = "**%.1f %%**" % statistics.median(intact)
         cells = [c.strip() for c in row.strip("|").split("|")]
         if cells[:4] != ["drop-tail 125, RTT 100 ms", "cubic", "zone", "`%s`" % case] or \
-                not cells[4].startswith(want) or len(cells) != 12:
+                not cells[4].startswith(want) or len(cells) != 17:
             failures.append("row %s, expected the path, cubic, zone, %s and %s" %
                             (cells, case, want))
     for f in failures:
