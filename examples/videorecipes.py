@@ -746,9 +746,14 @@ def sender_plan(recipe, host, port, source=None):
         ("%s ! " % pace if recipe.pace_after_rtpbin else "")
         # behind rtpbin the element releases every packet itself: a synchronising sink
         # would only hold the media by the pipeline latency, which the element then has to
-        # run ahead of, and retransmissions waited behind that (docs/results.md, section 10)
+        # run ahead of, and retransmissions waited behind that (docs/results.md, section 10);
+        # nor does it after a peer in the element's place (gccbwe-rtx), which releases the
+        # packets at its own times: a synchronising sink would bunch them again at the
+        # frames' timestamps
         + "udpsink name=rtpsink host=%s port=%d%s" % (
-            host, port + PORT_RTP, " sync=false" if recipe.pace_after_rtpbin else ""),
+            host, port + PORT_RTP,
+            " sync=false" if recipe.pace_after_rtpbin or recipe.pacer != "rtpburstpace"
+            else ""),
         "udpsink name=rtcpsink host=%s port=%d sync=false async=false"
         % (host, port + PORT_RTCP),
         "udpsrc name=rtcpsrc port=%d ! identity name=rtcp_in silent=true"
