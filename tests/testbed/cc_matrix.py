@@ -42,6 +42,9 @@ PATHS = [
     ("dt125-rtt100", ["--rtt", "100", "--queue", "125"], "drop-tail 125, RTT 100 ms"),
     ("fqcodel-rtt100", ["--aqm", "fq_codel", "--rtt", "100"], "fq_codel, RTT 100 ms"),
     ("redecn-rtt40", ["--aqm", "red-ecn", "--rtt", "40"], "RED with ECN, RTT 40 ms"),
+    ("halving-dt50-rtt40", ["--rtt", "40", "--queue", "50", "--router", "ns3",
+                            "--bottleneck-low", "5", "--switch-at", "8,14"],
+     "drop-tail 50, RTT 40 ms, 5 Mbit/s from 8 to 14 s of the video"),
 ]
 COMPETITORS = [
     ("cubic", ["--tcp", "1"], ["--cc", "cubic"]),

@@ -31,6 +31,8 @@
 # Options:
 #   --prefix P       namespace prefix (default tb<pid>); namespaces are P-sv P-st P-r P-rx
 #   --rate R         bottleneck rate, tc units (default 10mbit)
+#   --rate-low R     the ns-3 router switches the bottleneck between --rate and R on SIGUSR2
+#                    (NB_NS3_PID; the kernel router cannot: auto takes ns-3, kernel refuses)
 #   --queue N        bottleneck queue limit in packets (default 13)
 #   --aqm A          pfifo (default) | red | red-ecn | codel | fq_codel | pie
 #   --rtt MS         round-trip propagation delay, half each way, 0 = none (default)
@@ -47,7 +49,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ACCESS=100mbit RATE=10mbit QUEUE=13 AQM=pfifo RTT=0 MTU=1500 CC=cubic ROUTER=auto
+ACCESS=100mbit RATE=10mbit RATE_LOW="" QUEUE=13 AQM=pfifo RTT=0 MTU=1500 CC=cubic ROUTER=auto
 NS3_ROUTER=${NETBED_NS3_ROUTER:-$HERE/../../build/tests/testbed/ns3-router}
 SENDER_TBF="" TBF_BURST="" PREFIX="tb$$"
 SKIPPED=()
@@ -60,6 +62,7 @@ parse_opts() {
         case "$1" in
             --prefix) PREFIX=$2; shift 2 ;;
             --rate) RATE=$2; shift 2 ;;
+            --rate-low) RATE_LOW=$2; shift 2 ;;
             --queue) QUEUE=$2; shift 2 ;;
             --aqm) AQM=$2; shift 2 ;;
             --rtt) RTT=$2; shift 2 ;;
@@ -187,12 +190,15 @@ choose_router() {
     esac
     [ "$aqm_have" = 1 ] || kernel_ok=0
     [ "$RTT" != 0 ] && [ "$HAVE_NETEM" = 0 ] && kernel_ok=0
+    [ -n "$RATE_LOW" ] && kernel_ok=0
     case $ROUTER in
-        kernel) ;;
+        kernel) [ -z "$RATE_LOW" ] || die "--rate-low needs the ns-3 router" ;;
         ns3) [ "$HAVE_NS3" = 1 ] || die "--router ns3: no ns-3 router program at $NS3_ROUTER" \
                  "(scripts/setup.sh installs libns3-dev, then the build makes it)" ;;
         auto) if [ $kernel_ok = 1 ]; then ROUTER=kernel
               elif [ "$HAVE_NS3" = 1 ]; then ROUTER=ns3
+              elif [ -n "$RATE_LOW" ]; then die "--rate-low needs the ns-3 router" \
+                  "(scripts/setup.sh installs libns3-dev, then the build makes it)"
               else ROUTER=kernel; fi ;;
         *) die "unknown --router $ROUTER" ;;
     esac
@@ -219,6 +225,7 @@ ns3_up() {
     chrt -f 10 true 2>/dev/null || rt=()
     ip netns exec "${PREFIX}-r" "${rt[@]}" setsid "$NS3_ROUTER" --ns-a="/var/run/netns/${PREFIX}-r" \
         --ns-b="/var/run/netns/${PREFIX}-rx" --rate="$(rate_bps "$RATE")" \
+        --rate-low="$(rate_bps "${RATE_LOW:-0}")" \
         --delay="$(half_rtt)" --aqm="$AQM" --queue="$QUEUE" --mtu="$MTU" \
         --stats="$NS3_STATS" </dev/null >"$NS3_LOG" 2>&1 &
     NS3_PID=$!

@@ -58,6 +58,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -103,7 +104,7 @@ COLUMNS = ["time", "case", "recipe", "tcp_flows", "rep", "status", "router", "aq
            "frames_sent", "frames_intact", "frames_complete_by_deadline", "media_packets_sent",
            "repair_packets_sent", "packets_received", "packets_recovered", "packets_lost", "net_loss", "residual_loss", "recovered",
            "overhead", "video_mbps", "latency_ms", "tcp_mbps", "tcp_retrans",
-           "target_mbps", "media_mbps_tail", "t80_s", "frame_delay_p95_ms", "keyframes_sent",
+           "switch_at", "bottleneck_low", "target_mbps", "media_mbps_tail", "t80_s", "frame_delay_p95_ms", "keyframes_sent",
            "web_objects", "web_mbps", "web_fct_p50_ms", "web_fct_p90_ms",
            "bottleneck_drops", "bottleneck_marks", "sv_qdisc_drops", "st_qdisc_drops",
            "router_late_p99_ms", "router_late_max_ms", "cpu_busy", "cpu_steal",
@@ -203,12 +204,25 @@ def figures(tx, rx):
     }
 
 
+def switch_times(args):
+    """run.py's --switch-at: the seconds after the video's start (floats), or []."""
+    return [float(x) for x in args.switch_at.split(",")] if args.switch_at else []
+
+
 def target_mbps(args):
     """min (the source's rate, the fair share): the bottleneck over the flows sharing it
     (the video and TCP flows; web users' share is what they carried, not known here: the
-    bottleneck's half)."""
+    bottleneck's half).  With --switch-at, the bottleneck's mean rate from TAIL_FROM_S to the
+    end of the video."""
     flows = 1 + args.tcp + (1 if args.web_flows else 0)
-    return min(SOURCE_MBPS, args.bottleneck / flows)
+    edges = [TAIL_FROM_S] + [t for t in switch_times(args)
+                             if TAIL_FROM_S < t < args.duration] + [args.duration]
+    low = sum(1 for t in switch_times(args) if t <= TAIL_FROM_S) % 2 == 1
+    total = 0.0
+    for a, b in zip(edges, edges[1:]):
+        total += (b - a) * (args.bottleneck_low if low else args.bottleneck)
+        low = not low
+    return min(SOURCE_MBPS, total / (args.duration - TAIL_FROM_S) / flows)
 
 
 def capture_path(out, case, tcp, rep, where):
@@ -228,7 +242,8 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
                                     "--tbf-factor", str(a.tbf_factor),
                                     "--duration", str(a.duration)] + a.runargs + competitor)
     row = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "case": case, "recipe": recipe,
-           "tcp_flows": tcp, "rep": rep}
+           "tcp_flows": tcp, "rep": rep, "switch_at": args.switch_at or "",
+           "bottleneck_low": args.bottleneck_low or ""}
     if args.wait_idle > 0:
         row["waited_idle_s"] = round(run.wait_idle(timeout=args.wait_idle, on_wait=on_wait), 1)
     tools.write("==== %s recipes.py: %s, tcp %d, rep %d, namespaces %s-*\n" % (
@@ -273,7 +288,17 @@ def one_run(case, tcp, rep, a, tools, work, on_wait=None):
         q0, cpu0 = bed.qdisc_stats(), run.cpu_times()
         sender = bed.start(bed.sv, tx_cmd, stdout=subprocess.PIPE, stderr=tools, env=env)
         cross.video_started()
-        tx_out, _ = sender.communicate(timeout=args.duration + 60)
+        # --switch-at: counted from the video's first frames (the sender's start-up after
+        # its start)
+        switches = [threading.Timer(SENDER_STARTUP_S + t, bed.switch_rate)
+                    for t in switch_times(args)]
+        for timer in switches:
+            timer.start()
+        try:
+            tx_out, _ = sender.communicate(timeout=args.duration + 60)
+        finally:
+            for timer in switches:
+                timer.cancel()
         row["cpu_busy"], row["cpu_steal"] = run.cpu_busy_since(cpu0)
         q1 = bed.qdisc_stats()
         rx_out, _ = receiver.communicate(timeout=args.warmup + args.duration + 60)
@@ -463,7 +488,10 @@ def main():
     cases = recipe_names(a.cases)
     a.cases_no_tcp = recipe_names(a.cases_no_tcp) if a.cases_no_tcp else cases
     recommended = videorecipes.get(a.recommended).name
-    why = run.testbed_unavailable(run.parse_args(a.runargs).plugin_path)
+    ra = run.parse_args(a.runargs)
+    if bool(ra.switch_at) != bool(ra.bottleneck_low):
+        sys.exit("recipes.py: --switch-at and --bottleneck-low go together")
+    why = run.testbed_unavailable(ra.plugin_path)
     if why:
         print("recipes.py: skipped: %s" % why)
         return 77

@@ -29,7 +29,11 @@ def path_label(row):
     aqm, queue = row.get("aqm") or "pfifo", row.get("queue") or ""
     queue_label = {"pfifo": "drop-tail %s" % queue, "fq_codel": "fq_codel",
                    "red-ecn": "RED+ECN"}.get(aqm, aqm)
-    return "%s, RTT %s" % (queue_label, "%g ms" % rtt if rtt else "< 1 ms")
+    label = "%s, RTT %s" % (queue_label, "%g ms" % rtt if rtt else "< 1 ms")
+    if row.get("switch_at"):
+        label += ", %g Mbit/s at %s s" % (float(row["bottleneck_low"]),
+                                          row["switch_at"].replace(",", ", back at "))
+    return label
 
 
 def competitor(row):

@@ -232,6 +232,8 @@ class Testbed:
               "--mtu", str(a.link_mtu), "--cc", a.cc, "--access", "%gmbit" % a.access]
         if self.sender_tbf_bps:
             nb += ["--sender-tbf", "%dbit" % self.sender_tbf_bps]
+        if getattr(a, "bottleneck_low", None):
+            nb += ["--rate-low", "%gmbit" % a.bottleneck_low]
         self.up = True
         try:
             out = subprocess.run(nb, capture_output=True, text=True, timeout=60)
@@ -309,6 +311,12 @@ class Testbed:
             out["taps"] = (link_stats(self.r, self.router_dev)["tx"]["dropped"] +
                            link_stats(self.rx, "ns3-rx")["rx"]["dropped"])
         return out
+
+    def switch_rate(self):
+        """The ns-3 router's bottleneck to --bottleneck-low, or back (SIGUSR2)."""
+        if not self.ns3_pid:
+            raise RuntimeError("switching the bottleneck's rate needs the ns-3 router")
+        os.kill(self.ns3_pid, signal.SIGUSR2)
 
     def ns3_snapshot(self, timeout=5.0):
         """The ns-3 router's counters (SIGUSR1; it rewrites its stats file with seq + 1)."""
@@ -516,6 +524,12 @@ def parse_args(argv=None):
                    help="initial window of the TCP sender's route (default: Linux's 10)")
     g.add_argument("--mss", type=int, help="iperf3 -M")
     g.add_argument("--bottleneck", type=float, default=10.0, help="Mbit/s")
+    g.add_argument("--bottleneck-low", type=float, metavar="MBPS",
+                   help="the rate the bottleneck switches to and back from at --switch-at "
+                        "(the ns-3 router)")
+    g.add_argument("--switch-at", metavar="S1,S2,...",
+                   help="seconds after the video starts at which the bottleneck switches "
+                        "to --bottleneck-low and back, in turn (recipes.py runs only)")
     g.add_argument("--aqm", choices=AQMS, default="pfifo", help="bottleneck queue discipline")
     g.add_argument("--queue", type=int,
                    help="bottleneck queue limit, packets (default: %s)" % ", ".join(

@@ -19,8 +19,11 @@
  * drops and ECN marks in each direction, packets dropped anywhere else (by a
  * device or an IP layer: none expected), and how late the real-time scheduler
  * ran since the previous write (a probe event every --probe-ms: the wall
- * clock minus the simulation clock when it runs).  SIGTERM or SIGINT writes
- * them once more and ends the program (the taps go with it).
+ * clock minus the simulation clock when it runs).  SIGUSR2 switches the
+ * link's rate, both ways, between --rate and --rate-low (with --rate-low;
+ * within --probe-ms): a path whose capacity drops and comes back.  SIGTERM
+ * or SIGINT writes them once more and ends the program (the taps go with
+ * it).
  *
  * Build (tests/meson.build does this where libns3-dev is installed):
  *   g++ -std=c++17 -O2 router.cc -o ns3-router -Wl,--no-as-needed -lns3-core \
@@ -57,6 +60,7 @@ namespace
 
 volatile std::sig_atomic_t g_dump = 0;
 volatile std::sig_atomic_t g_stop = 0;
+volatile std::sig_atomic_t g_switch = 0;
 
 /* Packets dropped anywhere but in the queue discs: by a device (its queue,
  * a transmission or reception it refused) or by the IP layer of a node (no
@@ -90,6 +94,8 @@ OnSignal(int sig)
 {
     if (sig == SIGUSR1)
         g_dump = 1;
+    else if (sig == SIGUSR2)
+        g_switch = 1;
     else
         g_stop = 1;
 }
@@ -133,6 +139,7 @@ struct Options
 {
     std::string nsA, nsB, tapA = "ns3-r", tapB = "ns3-rx", aqm = "pfifo", statsPath;
     double rateBps = 10e6;
+    double rateLowBps = 0;
     double delayMs = 0;
     uint32_t queue = 13;
     uint32_t mtu = 1500;
@@ -174,10 +181,12 @@ QueueDiscFor(const Options& o)
 class Monitor
 {
   public:
-    Monitor(Time every, Ptr<QueueDisc> down, Ptr<QueueDisc> up, std::string path, Options o)
+    Monitor(Time every, Ptr<QueueDisc> down, Ptr<QueueDisc> up, std::string path, Options o,
+            NetDeviceContainer link)
         : m_every(every),
           m_down(down),
           m_up(up),
+          m_link(link),
           m_path(std::move(path)),
           m_opt(std::move(o))
     {
@@ -188,6 +197,11 @@ class Monitor
     {
         if (m_impl)
             m_lateUs.push_back((m_impl->RealtimeNow() - Simulator::Now()).GetMicroSeconds());
+        if (g_switch)
+        {
+            g_switch = 0;
+            Switch();
+        }
         if (g_dump)
         {
             g_dump = 0;
@@ -203,6 +217,18 @@ class Monitor
     }
 
   private:
+    /* The link's rate, both ways, to --rate-low or back to --rate. */
+    void Switch()
+    {
+        if (m_opt.rateLowBps <= 0)
+            return;
+        m_low = !m_low;
+        double bps = m_low ? m_opt.rateLowBps : m_opt.rateBps;
+        for (uint32_t i = 0; i < m_link.GetN(); i++)
+            m_link.Get(i)->SetAttribute("DataRate", DataRateValue(DataRate(uint64_t(bps))));
+        m_switches++;
+    }
+
     static void Disc(FILE* f, const char* name, Ptr<QueueDisc> q)
     {
         const QueueDisc::Stats& s = q->GetStats();
@@ -230,9 +256,11 @@ class Monitor
             Die("cannot write " + tmp + ": " + std::strerror(errno));
         std::fprintf(f,
                      "{\"seq\": %u, \"sim_s\": %.3f, \"aqm\": \"%s\", \"queue\": %u, "
-                     "\"rate_bps\": %.0f, \"delay_ms\": %g, ",
+                     "\"rate_bps\": %.0f, \"rate_now_bps\": %.0f, \"rate_switches\": %u, "
+                     "\"delay_ms\": %g, ",
                      ++m_seq, Simulator::Now().GetSeconds(), m_opt.aqm.c_str(), m_opt.queue,
-                     m_opt.rateBps, m_opt.delayMs);
+                     m_opt.rateBps, m_low ? m_opt.rateLowBps : m_opt.rateBps, m_switches,
+                     m_opt.delayMs);
         Disc(f, "down", m_down);
         std::fprintf(f, ", ");
         Disc(f, "up", m_up);
@@ -248,6 +276,9 @@ class Monitor
 
     Time m_every;
     Ptr<QueueDisc> m_down, m_up;
+    NetDeviceContainer m_link;
+    bool m_low = false;
+    uint32_t m_switches = 0;
     std::string m_path;
     Options m_opt;
     Ptr<RealtimeSimulatorImpl> m_impl;
@@ -288,6 +319,8 @@ main(int argc, char* argv[])
     cmd.AddValue("tap-a", "tap device name in side A", o.tapA);
     cmd.AddValue("tap-b", "tap device name in side B", o.tapB);
     cmd.AddValue("rate", "bottleneck rate, bit/s", o.rateBps);
+    cmd.AddValue("rate-low", "the rate SIGUSR2 switches to and back from, bit/s (0: none)",
+                 o.rateLowBps);
     cmd.AddValue("delay", "one-way propagation delay of the link, ms", o.delayMs);
     cmd.AddValue("aqm", "pfifo | red | red-ecn | codel | fq_codel | pie", o.aqm);
     cmd.AddValue("queue", "queue disc limit, packets", o.queue);
@@ -297,10 +330,11 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
     if (o.nsA.empty() || o.nsB.empty())
         Die("--ns-a and --ns-b are required");
-    if (o.queue < 1 || o.rateBps <= 0 || o.delayMs < 0 || o.probeMs <= 0)
-        Die("--queue, --rate, --delay or --probe-ms out of range");
+    if (o.queue < 1 || o.rateBps <= 0 || o.rateLowBps < 0 || o.delayMs < 0 || o.probeMs <= 0)
+        Die("--queue, --rate, --rate-low, --delay or --probe-ms out of range");
 
     std::signal(SIGUSR1, OnSignal);
+    std::signal(SIGUSR2, OnSignal);
     std::signal(SIGTERM, OnSignal);
     std::signal(SIGINT, OnSignal);
 
@@ -361,7 +395,7 @@ main(int argc, char* argv[])
         Die("a queue disc was installed on a tap device");
 
     Monitor probe(MicroSeconds(int64_t(o.probeMs * 1000)), discs.Get(0), discs.Get(1),
-                o.statsPath, o);
+                o.statsPath, o, link);
     Simulator::ScheduleNow(&Monitor::Run, &probe);
     Simulator::ScheduleNow([]() {
         std::printf("ready\n");
