@@ -305,7 +305,9 @@ void     rtp_burst_stream_push_done   (RtpBurstStream * s, guint64 end,
  * (rtpburstprobe.h): its slots within bytes x 8 / @rate when that is
  * shorter than their span (duty x the period, the margin), a rate cap
  * below @rate raised to it for that frame; never slower than without the
- * probe.  One frame; 0 cancels. */
+ * probe.  One frame, of at least RTP_BURST_PROBE_MIN_PACKETS packets and
+ * of bytes for RTP_BURST_PROBE_MIN_DURATION at @rate: smaller ones leave
+ * it to the next; 0 cancels. */
 void     rtp_burst_stream_probe_next_frame (RtpBurstStream * s,
                                        guint64 rate);
 /* The packets taken last (rtp_burst_stream_take_packets ()): their

@@ -24,6 +24,7 @@
 
 /* What leaves next, and when: the second half of rtpburststream.c. */
 
+#include "rtpburstprobe.h"
 #include "rtpburststream-private.h"
 
 /* Removes the frame at the head once it is closed and all its packets
@@ -128,6 +129,16 @@ frame_span (RtpBurstStream * s, const RtpBurstFrame * frame)
   return span;
 }
 
+/* Whether @frame can make a probe cluster at @rate: the packets and the
+ * bytes (its minimum duration at the rate) rtpburstprobe.h asks for. */
+static gboolean
+probe_fits (const RtpBurstFrame * frame, guint64 rate)
+{
+  return frame->n_packets >= RTP_BURST_PROBE_MIN_PACKETS &&
+      (gdouble) frame->bytes * 8.0 * 1e9 >=
+      (gdouble) rate *RTP_BURST_PROBE_MIN_DURATION;
+}
+
 /* Plans the closed frame at the head.  Returns FALSE if it was dropped. */
 static gboolean
 start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
@@ -156,10 +167,14 @@ start_frame (RtpBurstStream * s, RtpBurstFrame * frame,
         rtp_burst_time_add (s->prev_end, h->sink_offset - offset) :
         s->prev_end - MIN (s->prev_end, offset - h->sink_offset);
 
-  /* a probe: the frame at its rate, whatever the cap */
+  /* a probe: the frame at its rate, whatever the cap; a frame too small
+   * for a cluster (a B-frame) leaves it to the next */
   span = frame_span (s, frame);
-  probe = s->probe_next;
-  s->probe_next = 0;
+  probe = 0;
+  if (s->probe_next > 0 && probe_fits (frame, s->probe_next)) {
+    probe = s->probe_next;
+    s->probe_next = 0;
+  }
   if (probe > 0)
     span = MIN (span, rtp_burst_rate_span (frame->bytes, probe));
   rtp_burst_plan_start (sync_time (s, frame), frame->ready_time, now->now,

@@ -585,9 +585,11 @@ GST_START_TEST (test_stream_why_rate_and_drop)
 
 GST_END_TEST;
 
-/* A probe frame: 4 packets of 1000 bytes at 8 Mbit/s leave within
- * 32000 bit / 8 Mbit/s = 4 ms, 1 ms apart, not 9; the pushes say they are
- * the probe's and which ends the frame; the next frame is paced as
+/* A probe frame: a frame of 2 packets is too small for a cluster
+ * (rtpburstprobe.h: 5 packets, 15 ms at the rate) and is paced as usual;
+ * the next, 5 packets of 1000 bytes at 2 Mbit/s, leaves within
+ * 40000 bit / 2 Mbit/s = 20 ms, 4 ms apart, not 7.2; the pushes say they
+ * are the probe's and which ends the frame; the frame after it is paced as
  * before. */
 GST_START_TEST (test_stream_probe_frame)
 {
@@ -597,33 +599,42 @@ GST_START_TEST (test_stream_probe_frame)
   guint i;
 
   setup (&f);
-  rtp_burst_stream_probe_next_frame (f.s, 8000000);
-  add_frame (&f, 0, 4, 0, 0, TRUE);
-  add_frame (&f, 3600, 2, 4, PERIOD, TRUE);
+  rtp_burst_stream_probe_next_frame (f.s, 2000000);
+  add_frame (&f, 0, 2, 0, 0, TRUE);
+  add_frame (&f, 3600, 5, 2, PERIOD, TRUE);
+  add_frame (&f, 7200, 2, 7, 2 * PERIOD, TRUE);
   next_at (&f, 0, &next);
   fail_unless (next.started);
-  fail_unless_equals_uint64 (next.start.probe_rate, 8000000);
-  fail_unless_equals_uint64 (next.start.slot_duration, 1 * MS);
-  for (i = 0; i < 4; i++) {
-    expect_slot (&f, i * MS, i * MS, i);
+  fail_unless_equals_uint64 (next.start.probe_rate, 0);
+  expect_slot (&f, 0, 0, 0);
+  fail_unless_equals_uint64 (rtp_burst_stream_taken_probe (f.s, &last), 0);
+  expect_slot (&f, 0, 18 * MS, 1);
+
+  next_at (&f, 18 * MS, &next);
+  fail_unless (next.started);
+  fail_unless_equals_uint64 (next.start.probe_rate, 2000000);
+  fail_unless_equals_uint64 (next.start.slot_duration, 4 * MS);
+  for (i = 0; i < 5; i++) {
+    expect_slot (&f, i == 0 ? 18 * MS : PERIOD + (i - 1) * 4 * MS,
+        PERIOD + i * 4 * MS, 2 + i);
     fail_unless_equals_uint64 (rtp_burst_stream_taken_probe (f.s, &last),
-        8000000);
-    fail_unless_equals_int (last, i == 3);
+        2000000);
+    fail_unless_equals_int (last, i == 4);
   }
   /* the next frame: 0.9 x 40 ms / 2 = 18 ms */
-  next_at (&f, 3 * MS, &next);
+  next_at (&f, PERIOD + 16 * MS, &next);
   fail_unless_equals_uint64 (next.start.probe_rate, 0);
-  expect_slot (&f, 3 * MS, PERIOD, 4);
+  expect_slot (&f, PERIOD + 16 * MS, 2 * PERIOD, 7);
   fail_unless_equals_uint64 (rtp_burst_stream_taken_probe (f.s, &last), 0);
   fail_if (last);
-  expect_slot (&f, PERIOD, PERIOD + 18 * MS, 5);
+  expect_slot (&f, 2 * PERIOD, 2 * PERIOD + 18 * MS, 8);
   fail_unless_equals_uint64 (rtp_burst_stream_taken_probe (f.s, &last), 0);
   fail_unless (last);
 
   /* a probe slower than the frame leaves it as it is: 36 ms */
   rtp_burst_stream_probe_next_frame (f.s, 100000);
-  add_frame (&f, 7200, 2, 6, 2 * PERIOD, TRUE);
-  next_at (&f, 2 * PERIOD, &next);
+  add_frame (&f, 10800, 5, 9, 3 * PERIOD, TRUE);
+  next_at (&f, 3 * PERIOD, &next);
   fail_unless_equals_uint64 (next.start.probe_rate, 100000);
   fail_unless_equals_uint64 (next.start.span, 36 * MS);
   fail_if (next.start.spread);
