@@ -182,7 +182,10 @@ gst_rtp_burst_cc_start (GstRtpBurstCc * cc)
     c.start_rate = cc->start_bitrate;
     cc->gcc = rtp_burst_gcc_new (&c);
     /* the fast start: two frames, at 3 and 6 x the start rate (none
-     * that max-bitrate keeps at the start rate) */
+     * that max-bitrate keeps at the start rate), from the first report
+     * on: the first frames leave as the pipeline starts (a synchronising
+     * sink's preroll held the first push ~180 ms on loopback, which made
+     * the cluster's send rate a fiction), and nothing is known before */
     cc->probe = rtp_burst_probe_new ();
     if (cc->start_bitrate == 0 || !rtp_burst_probe_plan_start (cc->probe,
             cc->start_bitrate, cc->max_bitrate))
@@ -209,7 +212,7 @@ gst_rtp_burst_cc_start (GstRtpBurstCc * cc)
   g_atomic_int_set (&cc->timer, cc->tfrc != NULL);
   g_atomic_pointer_set (&cc->unsent, 0);
   cc->probe_result = 0;
-  g_atomic_int_set (&cc->probing, cc->probe != NULL);
+  g_atomic_int_set (&cc->probing, FALSE);
   CC_UNLOCK (cc);
   return changed;
 }
@@ -347,8 +350,21 @@ probe_feedback_locked (GstRtpBurstCc * cc,
     cc->probe_result = res;
     rtp_burst_gcc_probe_result (cc->gcc, res);
   }
-  if (rtp_burst_probe_idle (cc->probe))
+  if (rtp_burst_probe_idle (cc->probe)) {
+    guint i;
+
     g_atomic_int_set (&cc->probing, FALSE);
+    for (i = 0; i < rtp_burst_probe_n_clusters (cc->probe); i++) {
+      const RtpBurstProbeCluster *c = rtp_burst_probe_cluster (cc->probe, i);
+
+      GST_DEBUG ("fast start: cluster %u at %" G_GUINT64_FORMAT " bit/s %s: "
+          "%u packets sent, %u in the feedback; sent at %" G_GUINT64_FORMAT
+          ", received at %" G_GUINT64_FORMAT ", result %" G_GUINT64_FORMAT
+          " bit/s", i, c->rate,
+          c->state == RTP_BURST_PROBE_DONE ? "done" : "failed", c->n_sent,
+          c->n_received, c->send_rate, c->receive_rate, c->result);
+    }
+  }
 }
 
 /* Feeds cc->pkts (read_event) to the controller at @now, with the round
@@ -369,7 +385,10 @@ feed_locked (GstRtpBurstCc * cc, guint64 now)
 
   if (cc->gcc) {
     rtp_burst_gcc_on_feedback (cc->gcc, pkts, n, now, rtt);
-    probe_feedback_locked (cc, pkts, n, now);
+    if (cc->reports == 1 && cc->probe != NULL)
+      g_atomic_int_set (&cc->probing, TRUE);
+    else
+      probe_feedback_locked (cc, pkts, n, now);
     return rtp_burst_gcc_target (cc->gcc);
   }
   give_sent_locked (cc, now);

@@ -803,14 +803,16 @@ GST_START_TEST (test_no_warning_without_cc)
 
 GST_END_TEST;
 
-/* gcc's fast start: the first frame leaves at 3 x start-bitrate, the
- * second at 6 x (their slots closer than duty x the period), the third as
- * usual; the feedback on each probe raises the estimate to what the path
- * carried it at.  10 packets of 1212 bytes: at 3 Mbit/s 32.32 ms, slots
- * 3.232 ms apart; at 6 Mbit/s 1.616 ms.  The first arrives 4.8 ms apart:
- * 10,800 bytes less one (the reports' sizes are payload) over 43.2 ms =
- * 2 Mbit/s, below 0.9 x the 2.97 it was sent at: 0.95 x 2 Mbit/s; the
- * second as sent: 86,400 bit / 14.544 ms = 5,940,594 bit/s. */
+/* gcc's fast start: it begins with the first feedback report (the first
+ * frames leave as the pipeline starts); the frame after the next one
+ * leaves at 3 x start-bitrate, the one after it at 6 x (their slots closer
+ * than duty x the period), the next as usual; the feedback on each probe
+ * raises the estimate to what the path carried it at.  10 packets of 1212
+ * bytes: at 3 Mbit/s 32.32 ms, slots 3.232 ms apart; at 6 Mbit/s 1.616 ms.
+ * The first arrives 4.8 ms apart: 10,800 bytes less one (the reports'
+ * sizes are payload) over 43.2 ms = 2 Mbit/s, below 0.9 x the 2.97 it was
+ * sent at: 0.95 x 2 Mbit/s; the second as sent: 86,400 bit / 14.544 ms =
+ * 5,940,594 bit/s. */
 GST_START_TEST (test_gcc_fast_start)
 {
   CcFixture c;
@@ -820,31 +822,46 @@ GST_START_TEST (test_gcc_fast_start)
   cc_init (&c, "congestion-control", 1, "start-bitrate",
       G_GUINT64_CONSTANT (1000000), NULL);
   push_frame (&c.f, 0, 10, 1200);
-  crank_frame (&c.f, 0, 3232000, 10, 1);
+  crank_frame (&c.f, 0, 3600000, 10, 1);
+  /* no probe before the first report */
   push_frame (&c.f, 1, 10, 1200);
-  crank_frame (&c.f, PERIOD, 1616000, 10, 1);
-  push_frame (&c.f, 2, 10, 1200);
-  crank_frame (&c.f, 2 * PERIOD, 3600000, 10, 1);
+  crank_frame (&c.f, PERIOD, 3600000, 10, 1);
+  for (j = 0; j < 10; j++) {
+    p[j].index = FIRST_TWCC_SEQ + j;
+    p[j].local = j * 3600000;
+    p[j].remote = RECEIVER_ORIGIN + 20 * MS + p[j].local;
+    p[j].size = PAYLOAD;
+  }
+  push_feedback (&c, twcc_event (p, 10));
+  fail_unless_equals_uint64 (stat (&c.f, "cc-probe-bitrate"), 0);
+  /* the estimate (1 Mbit/s) is the cap now: a frame of 3 packets, 29 ms
+   * of it, 12 ms apart; the probe is for the frame after it */
+  push_frame (&c.f, 2, 3, 1200);
+  crank_frame (&c.f, 2 * PERIOD, 12000000, 3, 1);
+  push_frame (&c.f, 3, 10, 1200);
+  crank_frame (&c.f, 3 * PERIOD, 3232000, 10, 1);
+  push_frame (&c.f, 4, 10, 1200);
+  crank_frame (&c.f, 4 * PERIOD, 1616000, 10, 1);
   fail_unless_equals_uint64 (stat (&c.f, "cc-probe-bitrate"), 0);
 
   for (j = 0; j < 10; j++) {
-    p[j].index = FIRST_TWCC_SEQ + j;
-    p[j].local = j * 3232000;
-    p[j].remote = RECEIVER_ORIGIN + 20 * MS + j * 4800000;
+    p[j].index = FIRST_TWCC_SEQ + 23 + j;
+    p[j].local = 3 * PERIOD + j * 3232000;
+    p[j].remote = RECEIVER_ORIGIN + 20 * MS + 3 * PERIOD + j * 4800000;
     p[j].size = PAYLOAD;
   }
-  gst_test_clock_set_time (c.f.clock, 3 * PERIOD);
+  gst_test_clock_set_time (c.f.clock, 5 * PERIOD);
   push_feedback (&c, twcc_event (p, 10));
   fail_unless_equals_uint64 (stat (&c.f, "cc-probe-bitrate"), 1900000);
   fail_unless_equals_uint64 (estimate (&c), 1900000);
 
   for (j = 0; j < 10; j++) {
-    p[j].index = FIRST_TWCC_SEQ + 10 + j;
-    p[j].local = PERIOD + j * 1616000;
+    p[j].index = FIRST_TWCC_SEQ + 33 + j;
+    p[j].local = 4 * PERIOD + j * 1616000;
     p[j].remote = RECEIVER_ORIGIN + 20 * MS + p[j].local;
     p[j].size = PAYLOAD;
   }
-  gst_test_clock_set_time (c.f.clock, 3 * PERIOD + 10 * MS);
+  gst_test_clock_set_time (c.f.clock, 5 * PERIOD + 10 * MS);
   push_feedback (&c, twcc_event (p, 10));
   fail_unless_equals_uint64 (stat (&c.f, "cc-probe-bitrate"), 5940594);
   fail_unless_equals_uint64 (estimate (&c), 5940594);
