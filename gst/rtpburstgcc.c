@@ -240,6 +240,7 @@ struct _RtpBurstGcc
    * equation */
   RtpBurstTfrc *tfrc;
   gdouble floor;
+  gdouble floor_p;              /* its loss event rate; 0: none */
   guint64 loss_events;          /* seen in the TFRC's reports */
   gboolean have_event;
   guint64 last_event;           /* when the newest was reported */
@@ -704,6 +705,7 @@ tcp_floor (RtpBurstGcc * gcc, guint64 now)
   guint n;
   gdouble p;
 
+  gcc->floor_p = 0;
   rtp_burst_tfrc_report (gcc->tfrc, &r);
   note_loss_events (gcc, r.loss_events, now);
   /* the first event's interval is seeded from the receive rate (RFC 5348
@@ -718,6 +720,7 @@ tcp_floor (RtpBurstGcc * gcc, guint64 now)
   if (gcc->loss > LOSS_HIGH)
     return 0;
   p = rtp_burst_tfrc_loss_event_rate (r.intervals[0], &r.intervals[1], n);
+  gcc->floor_p = p;
   if (!(p > 0))
     return 0;
   return MAX (rtp_burst_tfrc_equation (FLOOR_SEGMENT, r.rtt, p),
@@ -775,9 +778,9 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
   gcc->loss_rate = clamp_rate (gcc, MIN (gcc->loss_rate, gcc->delay_rate));
 
   rtp_burst_tfrc_on_feedback (gcc->tfrc, pkts, n, now, rtt);
-  gcc->floor = tcp_floor (gcc, now);
-  if (gcc->floor > 0 && received_rate (gcc) > 0)
-    gcc->floor = MIN (gcc->floor, RECEIVED_CAP * received_rate (gcc));
+  /* (not before R_hat is known: nothing would bound it) */
+  gcc->floor = received_rate (gcc) > 0 ?
+      MIN (tcp_floor (gcc, now), RECEIVED_CAP * received_rate (gcc)) : 0;
   if (gcc->floor > 0) {
     gcc->delay_rate = clamp_rate (gcc, MAX (gcc->delay_rate, gcc->floor));
     gcc->loss_rate = clamp_rate (gcc, MAX (gcc->loss_rate, gcc->floor));
@@ -808,8 +811,6 @@ rtp_burst_gcc_probe_result (RtpBurstGcc * gcc, guint64 rate)
 void
 rtp_burst_gcc_report (const RtpBurstGcc * gcc, RtpBurstGccReport * out)
 {
-  RtpBurstTfrcReport tr;
-
   g_return_if_fail (gcc != NULL);
   g_return_if_fail (out != NULL);
 
@@ -825,8 +826,7 @@ rtp_burst_gcc_report (const RtpBurstGcc * gcc, RtpBurstGccReport * out)
   out->loss_updates = gcc->loss_updates;
   out->delay_rate = rate_to_uint (gcc->delay_rate);
   out->loss_rate = rate_to_uint (gcc->loss_rate);
-  rtp_burst_tfrc_report (gcc->tfrc, &tr);
-  out->loss_event_rate = tr.p;
+  out->loss_event_rate = gcc->floor_p;
   out->floor_rate = rate_to_uint (gcc->floor);
   out->target = rtp_burst_gcc_target (gcc);
   out->avg_max_rate = gcc->have_avg ? rate_to_uint (gcc->avg_max) : 0;

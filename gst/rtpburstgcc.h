@@ -118,8 +118,9 @@ typedef struct
   guint64 loss_updates;         /* times it acted */
   guint64 delay_rate;           /* A_hat, bit/s */
   guint64 loss_rate;            /* A_s, bit/s */
-  gdouble loss_event_rate;      /* RFC 5348's p, for the floor; 0 before
-                                 * a loss */
+  gdouble loss_event_rate;      /* the floor's p (RFC 5348's, the seeded
+                                 * first interval left out); 0 while the
+                                 * floor has none */
   guint64 floor_rate;           /* the TCP-fair floor, bit/s; 0 = not in
                                  * force */
   guint64 target;               /* rtp_burst_gcc_target () */
