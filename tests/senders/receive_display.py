@@ -9,6 +9,11 @@ loopback ports with the recommended recipe for a few seconds, and checks:
   autovideosink chose, display_sink, is not a fakesink), frames reached it
   (frames_displayed >= 0.8 x frames_intact, and > 0);
 
+  it was listening when it said so (its first line, after which the sender
+  starts): packets of at least 90 % of the frames sent came in
+  (frames_received; a display sink that takes seconds to start must not
+  keep the receiving sockets closed meanwhile);
+
   a grab of the screen while the video plays (ximagesrc) is not the black
   root window: at least a third of its pixels are lit (the test pattern's
   window covers most of the screen).
@@ -49,10 +54,13 @@ def check(ok, text):
 
 
 def start_xvfb():
-    """(process, display) of a new Xvfb, or (None, why)."""
+    """(process, display) of a new Xvfb, or (None, why).  -noreset: an X server
+    resets when its last client leaves, and refuses connections meanwhile;
+    autovideosink's trial of each sink is such a client, and the sink it then
+    opens for good failed now and then ("Could not open display")."""
     r, w = os.pipe()
     proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1280x800x24",
-                             "-nolisten", "tcp", "-br"], pass_fds=(w,),
+                             "-nolisten", "tcp", "-br", "-noreset"], pass_fds=(w,),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(w)
     with os.fdopen(r) as f:
@@ -137,9 +145,13 @@ def main():
     txj = video_recipes.last_json(tx_out) or {}
     sink = rxj.get("display_sink")
     shown, intact = rxj.get("frames_displayed", 0), rxj.get("frames_intact", 0)
-    print("  display sink %s; frames sent %s, intact %s, shown %s; screen %.0f %% lit"
-          % (sink, txj.get("frames_sent"), intact, shown, 100 * lit))
+    sent, received = txj.get("frames_sent", 0), rxj.get("frames_received", 0)
+    print("  display sink %s; frames sent %s, received %s, intact %s, shown %s; screen %.0f %% "
+          "lit" % (sink, sent, received, intact, shown, 100 * lit))
     check(sink in X_SINKS, "autovideosink chose an X video sink (%s)" % sink)
+    check(received >= 0.9 * sent > 0,
+          "receive-video was listening from its first line: packets of %s of the %s frames "
+          "sent came in" % (received, sent))
     check(shown > 0 and shown >= 0.8 * intact,
           "frames reached the video sink: %s shown of %s intact" % (shown, intact))
     check(lit >= 1 / 3, "the screen shows the picture: %.0f %% of its pixels lit" % (100 * lit))
