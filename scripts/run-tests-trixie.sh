@@ -50,10 +50,6 @@
 #   the kernel's pacing of the packets the sink hands it, which does not
 #   change with the GStreamer version, and it has not been tried in the
 #   chroot; scripts/run-tests.sh runs it on the host.
-#   Nor the suite 'display' (receive_display: receive-video --display under
-#   Xvfb): in the chroot, on GStreamer 1.26, receive-video --display decoded
-#   none of the 124 frames sent (ximagesink chosen), which is not
-#   understood yet; the host runs it.
 # - `meson test --setup valgrind` (Check suites): yes.  Ownership and
 #   reference counting across the GStreamer API are where versions differ
 #   (ed97e8e's leak depended on 1.22's gst_pad_start_task ()); ~15 s.
@@ -328,7 +324,7 @@ if step "setup.sh -Dwerror=true (packages, build)" "" "$C.setup.log" \
      bash scripts/setup.sh -Dwerror=true; then
   step "meson test" testlog.txt "" \
     meson test -C build --print-errorlogs --no-suite source \
-    --no-suite uml --no-suite display "${tests[@]}"
+    --no-suite uml "${tests[@]}"
   vg=(meson test -C build --setup valgrind --no-suite bench
       --no-suite testbed --no-suite senders --no-suite docs --no-suite source
       --no-suite uml)
