@@ -9,7 +9,9 @@ Then real elements on loopback, with a receiver whose rtpbin sends TWCC feedback
 (twccreceiver.py):
 
   ratecontrol.EncoderFollower in this process: x264enc ! rtph264pay ! (TWCC caps) !
-  rtpburstpace congestion-control=gcc ! rtpbin.  The element got feedback, the follower set
+  rtpburstpace congestion-control=gcc max-bitrate=3000000 ! rtpbin (the bound keeps the
+  estimate where the encoder's share of it is below its 3000 kbit/s: on loopback the fast
+  start finds far more).  The element got feedback, the follower set
   the encoder at least once, every change it made is encoder_rate of the estimate it was
   notified, and the encoder's bitrate is the last of them; then the receiver drops every 5th
   packet for 3 s: the element counts the losses and the estimate and the encoder's rate both
@@ -18,7 +20,8 @@ Then real elements on loopback, with a receiver whose rtpbin sends TWCC feedback
   examples/send-video --recipe recommended (capped-rtx-adapt) as a user runs it, against the
   same receiver: its JSON's rate_control lists the encoder's changes, each one encoder_rate of
   the estimate within the recipe's floor (ADAPT_MIN_SHARE of the configured rate), the
-  encoder's rate at the end is the last one and not the configured rate, the element counted
+  encoder's rate at the end is the last one (on loopback the fast start may take it to the
+  configured rate), the element counted
   feedback reports, and the receiver decoded the frames.
 
 Exit 0 pass, 1 fail, 77 without PyGObject or a plugin (the arithmetic still ran).
@@ -80,7 +83,8 @@ def follower_loopback(Gst, GLib, twccreceiver):
         "video/x-raw,width=640,height=360,framerate=25/1 ! "
         "x264enc name=enc bitrate=3000 tune=zerolatency speed-preset=ultrafast ! "
         "rtph264pay pt=96 mtu=1200 ! %s ! "
-        "rtpburstpace name=pace congestion-control=gcc ! rb.send_rtp_sink_0  "
+        "rtpburstpace name=pace congestion-control=gcc max-bitrate=3000000 ! "
+        "rb.send_rtp_sink_0  "
         "rb.send_rtp_src_0 ! udpsink host=127.0.0.1 port=%d  "
         "rb.send_rtcp_src_0 ! udpsink host=127.0.0.1 port=%d sync=false async=false  "
         "udpsrc port=%d ! rb.recv_rtcp_sink_0"
@@ -170,9 +174,8 @@ def send_video(twccreceiver):
     bad = consistent(history, 4000, floor)
     check(not bad, "each change is encoder_rate of the estimate, at least %d: %s"
           % (floor, bad[:3] or "yes"))
-    check(history and j.get("encoder_rate") == history[-1][2] != configured,
-          "the encoder ended at the last change, %s kbit/s, not the configured rate"
-          % j.get("encoder_rate"))
+    check(history and j.get("encoder_rate") == history[-1][2],
+          "the encoder ended at the last change, %s kbit/s" % j.get("encoder_rate"))
     check(frames >= 0.9 * j.get("frames_sent", 0) > 0,
           "the receiver decoded %d of %d frames" % (frames, j.get("frames_sent", 0)))
 
