@@ -57,6 +57,13 @@ rtp_burst_probe_free (RtpBurstProbe * probe)
   g_free (probe);
 }
 
+guint64
+rtp_burst_probe_min_bytes (guint64 rate)
+{
+  return (guint64) ((gdouble) rate / 8.0 *
+      RTP_BURST_PROBE_MIN_DURATION / 1e9 + 0.5);
+}
+
 gboolean
 rtp_burst_probe_plan (RtpBurstProbe * probe, guint64 rate)
 {
@@ -71,8 +78,7 @@ rtp_burst_probe_plan (RtpBurstProbe * probe, guint64 rate)
   c->rate = rate;
   c->min_packets = RTP_BURST_PROBE_MIN_PACKETS;
   /* rate x 15 ms, in bytes */
-  c->min_bytes = (guint64) ((gdouble) rate / 8.0 *
-      RTP_BURST_PROBE_MIN_DURATION / 1e9 + 0.5);
+  c->min_bytes = rtp_burst_probe_min_bytes (rate);
   return TRUE;
 }
 

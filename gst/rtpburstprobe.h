@@ -89,6 +89,10 @@ typedef struct _RtpBurstProbe RtpBurstProbe;
 RtpBurstProbe *rtp_burst_probe_new     (void);
 void     rtp_burst_probe_free          (RtpBurstProbe * probe);
 
+/* The bytes a cluster at @rate bit/s needs at least: its minimum
+ * duration's worth. */
+guint64  rtp_burst_probe_min_bytes     (guint64 rate);
+
 /* Plans a cluster at @rate bit/s (FALSE: no room for another one). */
 gboolean rtp_burst_probe_plan          (RtpBurstProbe * probe, guint64 rate);
 /* The initial probes: clusters at 3x and 6x @start_rate, each at most

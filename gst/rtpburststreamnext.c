@@ -130,13 +130,12 @@ frame_span (RtpBurstStream * s, const RtpBurstFrame * frame)
 }
 
 /* Whether @frame can make a probe cluster at @rate: the packets and the
- * bytes (its minimum duration at the rate) rtpburstprobe.h asks for. */
+ * bytes rtpburstprobe.h asks for. */
 static gboolean
 probe_fits (const RtpBurstFrame * frame, guint64 rate)
 {
   return frame->n_packets >= RTP_BURST_PROBE_MIN_PACKETS &&
-      (gdouble) frame->bytes * 8.0 * 1e9 >=
-      (gdouble) rate *RTP_BURST_PROBE_MIN_DURATION;
+      frame->bytes >= rtp_burst_probe_min_bytes (rate);
 }
 
 /* Plans the closed frame at the head.  Returns FALSE if it was dropped. */
