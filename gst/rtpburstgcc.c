@@ -732,6 +732,7 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
     const RtpBurstFeedbackPacket * pkts, guint n, guint64 now, guint64 rtt)
 {
   guint i, n_new = 0, n_lost = 0, n_received = 0;
+  gdouble r_hat;
 
   g_return_if_fail (gcc != NULL);
   g_return_if_fail (pkts != NULL || n == 0);
@@ -779,8 +780,8 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
 
   rtp_burst_tfrc_on_feedback (gcc->tfrc, pkts, n, now, rtt);
   /* (not before R_hat is known: nothing would bound it) */
-  gcc->floor = received_rate (gcc) > 0 ?
-      MIN (tcp_floor (gcc, now), RECEIVED_CAP * received_rate (gcc)) : 0;
+  r_hat = received_rate (gcc);
+  gcc->floor = r_hat > 0 ? MIN (tcp_floor (gcc, now), RECEIVED_CAP * r_hat) : 0;
   if (gcc->floor > 0) {
     gcc->delay_rate = clamp_rate (gcc, MAX (gcc->delay_rate, gcc->floor));
     gcc->loss_rate = clamp_rate (gcc, MAX (gcc->loss_rate, gcc->floor));
