@@ -228,26 +228,52 @@ GST_START_TEST (test_gcc_overuse)
   fail_unless_equals_uint64 (r.delay_rate, grown (1000000, 0.9 + 0.05));
 
   /* q5 completes q4 (arrival 1048 ms): above for 12 ms and rising:
-   * over-use.  Decrease to 0.85 x R_hat: the 0.5 s of arrivals up to q5
-   * (1060 ms) hold the steady packets of 570..990 ms (43) and q0..q5 (6):
-   * 49 x 1200 x 16 = 940800 bit/s, x 0.85 = 799680 */
+   * over-use.  A_hat changed at q4's report (1050 ms), 10 ms ago: no
+   * decrease until it has been unchanged for the round trip (100 ms);
+   * the state stays Increase, A_hat holds */
   queue_builds (gcc, &p, 1);
   report (gcc, &r);
   assert_close (r.gradient, 14.020271);
   fail_unless_equals_int (r.signal, RTP_BURST_GCC_OVERUSE);
-  fail_unless_equals_int (r.state, RTP_BURST_GCC_DECREASE);
+  fail_unless_equals_int (r.state, RTP_BURST_GCC_INCREASE);
   fail_unless_equals_uint64 (r.received_rate, 940800);
-  fail_unless_equals_uint64 (r.delay_rate, 799680);
-  fail_unless_equals_uint64 (r.target, 799680);
-  /* the first decrease: the average max rate is R_hat */
-  fail_unless_equals_uint64 (r.avg_max_rate, 940800);
+  fail_unless_equals_uint64 (r.delay_rate, grown (1000000, 0.9 + 0.05));
+  fail_unless_equals_uint64 (r.avg_max_rate, 0);
+  queue_builds (gcc, &p, 8);
+  report (gcc, &r);
+  fail_unless_equals_int (r.signal, RTP_BURST_GCC_OVERUSE);
+  fail_unless_equals_int (r.state, RTP_BURST_GCC_INCREASE);
+  fail_unless_equals_uint64 (r.delay_rate, grown (1000000, 0.9 + 0.05));
 
-  /* over-use goes on: Decrease stays; R_hat has not changed (q6 leaves
-   * 580 ms out), A_hat neither */
+  /* q14 (1150 ms), over-use still: decrease to 0.85 x R_hat.  The 0.5 s
+   * of arrivals up to q14 (1168 ms) hold the steady packets of 670..990
+   * ms (33) and q0..q14 (15): 48 x 1200 x 16 = 921600 bit/s, x 0.85 =
+   * 783360 */
+  queue_builds (gcc, &p, 1);
+  report (gcc, &r);
+  fail_unless_equals_int (r.signal, RTP_BURST_GCC_OVERUSE);
+  fail_unless_equals_int (r.state, RTP_BURST_GCC_DECREASE);
+  fail_unless_equals_uint64 (r.received_rate, 921600);
+  fail_unless_equals_uint64 (r.delay_rate, 783360);
+  fail_unless_equals_uint64 (r.target, 783360);
+  /* the first decrease: the average max rate is R_hat */
+  fail_unless_equals_uint64 (r.avg_max_rate, 921600);
+
+  /* over-use goes on: Decrease stays, A_hat holds for the round trip
+   * although R_hat falls (q15..q23: 902400, then 883200) */
+  queue_builds (gcc, &p, 9);
+  report (gcc, &r);
+  fail_unless_equals_int (r.state, RTP_BURST_GCC_DECREASE);
+  fail_unless_equals_uint64 (r.received_rate, 883200);
+  fail_unless_equals_uint64 (r.delay_rate, 783360);
+  /* q24 (1250 ms): the next decrease; up to q24 (1288 ms) the window
+   * holds 790..990 ms (21) and q0..q24 (25): 46 x 19200 = 883200, x 0.85
+   * = 750720 */
   queue_builds (gcc, &p, 1);
   report (gcc, &r);
   fail_unless_equals_int (r.state, RTP_BURST_GCC_DECREASE);
-  fail_unless_equals_uint64 (r.delay_rate, 799680);
+  fail_unless_equals_uint64 (r.delay_rate, 750720);
+  fail_unless_equals_uint64 (r.avg_max_rate, 921600);
 
   rtp_burst_gcc_free (gcc);
 }
@@ -261,17 +287,17 @@ GST_START_TEST (test_gcc_recovery)
   gdouble a, bits_per_frame;
   Path p;
 
-  /* as test_gcc_overuse, with q0..q9: decreased to 0.85 x 940800 */
+  /* as test_gcc_overuse, with q0..q14: decreased to 0.85 x 921600 */
   path_init (&p, 7000 * MS);
   path_steady (gcc, &p, 10);
-  queue_builds (gcc, &p, 10);
+  queue_builds (gcc, &p, 15);
   report (gcc, &r);
   fail_unless_equals_int (r.signal, RTP_BURST_GCC_OVERUSE);
-  fail_unless_equals_uint64 (r.delay_rate, 799680);
-  fail_unless_equals_uint64 (r.avg_max_rate, 940800);
+  fail_unless_equals_uint64 (r.delay_rate, 783360);
+  fail_unless_equals_uint64 (r.avg_max_rate, 921600);
 
-  /* the path frees up: the queue (about 20 ms) drains, packets arrive
-   * 5 ms apart for a while, then as sent: the estimate falls below the
+  /* the path frees up: part of the queue (30 ms) drains, packets arrive
+   * 8 ms apart for a while, then as sent: the estimate falls below the
    * threshold, normal: Decrease -> Hold, A_hat held */
   {
     RtpBurstFeedbackPacket pkts[10];
@@ -280,7 +306,7 @@ GST_START_TEST (test_gcc_recovery)
     for (i = 0; i < 10; i++) {
       pkt_set (&pkts[i], p.seq++, p.send, p.arrival, SIZE);
       p.send += 10 * MS;
-      p.arrival += i < 4 ? 5 * MS : 10 * MS;
+      p.arrival += i < 4 ? 8 * MS : 10 * MS;
     }
     p.now += 100 * MS;
     rtp_burst_gcc_on_feedback (gcc, pkts, 10, p.now, RTT);
@@ -288,19 +314,19 @@ GST_START_TEST (test_gcc_recovery)
   report (gcc, &r);
   fail_unless_equals_int (r.signal, RTP_BURST_GCC_NORMAL);
   fail_unless_equals_int (r.state, RTP_BURST_GCC_DECREASE);
-  fail_unless_equals_uint64 (r.delay_rate, 799680);
+  fail_unless_equals_uint64 (r.delay_rate, 783360);
   path_steady (gcc, &p, 1);
   report (gcc, &r);
   fail_unless_equals_int (r.state, RTP_BURST_GCC_HOLD);
-  fail_unless_equals_uint64 (r.delay_rate, 799680);
+  fail_unless_equals_uint64 (r.delay_rate, 783360);
 
-  /* normal again: Hold -> Increase.  R_hat (960000, for a while 998400
-   * with the drained packets) is within 3 x 2.5 % (the least deviation)
-   * of the average max 940800, [870240, 1011360]: near convergence,
-   * additive: + 0.5 x min (100 ms / (100 ms + RTT), 1) x the packet size
-   * of a 30 fps frame, A_hat / 30 in ceil (A_hat / 30 / 9600) packets:
-   * 799680 / 30 = 26656 bits in 3 packets of 8885.33, + 2221.33 */
-  a = 799680;
+  /* normal again: Hold -> Increase.  R_hat (921600 to 979200 while the
+   * drained packets are in its window, then 960000) is within 3 x 2.5 %
+   * (the least deviation) of the average max 921600, [852480, 990720]:
+   * near convergence, additive: + 0.5 x min (100 ms / (100 ms + RTT), 1)
+   * x the packet size of a 30 fps frame, A_hat / 30 in ceil (A_hat / 30 /
+   * 9600) packets: 783360 / 30 = 26112 bits in 3 packets of 8704, + 2176 */
+  a = 783360;
   while (a < 810000) {
     path_steady (gcc, &p, 1);
     bits_per_frame = a / 30;
@@ -310,7 +336,7 @@ GST_START_TEST (test_gcc_recovery)
     fail_unless (r.near_max);
     fail_unless_equals_uint64 (r.delay_rate, (guint64) (a + 0.5));
   }
-  fail_unless_equals_uint64 (r.delay_rate, 810849);
+  fail_unless_equals_uint64 (r.delay_rate, 812124);
 
   rtp_burst_gcc_free (gcc);
 }
@@ -771,6 +797,55 @@ GST_START_TEST (test_gcc_probe_result)
 
 GST_END_TEST;
 
+/* An over-use right after a probe's result (the cluster's own queue)
+ * waits for the round trip, as after any change of A_hat; at once when
+ * less than half of the new A_hat arrives. */
+GST_START_TEST (test_gcc_probe_overuse)
+{
+  RtpBurstGcc *gcc = gcc_new (1000000, 100000, 10000000);
+  RtpBurstGccReport r;
+  Path p;
+
+  /* as test_gcc_overuse: over-use from q5 (1060 ms) on, A_hat last
+   * changed at q4 (1050 ms); the probe's result comes after q9's report
+   * (1100 ms): the decrease waits until 1200 ms, q19, not q14 */
+  path_init (&p, 7000 * MS);
+  path_steady (gcc, &p, 10);
+  queue_builds (gcc, &p, 10);
+  report (gcc, &r);
+  fail_unless_equals_int (r.signal, RTP_BURST_GCC_OVERUSE);
+  fail_unless (rtp_burst_gcc_probe_result (gcc, 1800000));
+  queue_builds (gcc, &p, 9);
+  report (gcc, &r);
+  fail_unless_equals_int (r.signal, RTP_BURST_GCC_OVERUSE);
+  fail_unless_equals_int (r.state, RTP_BURST_GCC_INCREASE);
+  fail_unless_equals_uint64 (r.target, 1800000);
+  /* q19: 0.85 x R_hat, the arrivals of 730..990 ms (27) and q0..q19
+   * (20): 47 x 19200 = 902400 */
+  queue_builds (gcc, &p, 1);
+  report (gcc, &r);
+  fail_unless_equals_int (r.state, RTP_BURST_GCC_DECREASE);
+  fail_unless_equals_uint64 (r.received_rate, 902400);
+  fail_unless_equals_uint64 (r.target, 767040);
+  rtp_burst_gcc_free (gcc);
+
+  /* a result of 2 Mbit/s: R_hat at q10 (921600: 630..990 ms, 37, and
+   * q0..q10, 11) is less than half of it: decreased at once */
+  gcc = gcc_new (1000000, 100000, 10000000);
+  path_init (&p, 7000 * MS);
+  path_steady (gcc, &p, 10);
+  queue_builds (gcc, &p, 10);
+  fail_unless (rtp_burst_gcc_probe_result (gcc, 2000000));
+  queue_builds (gcc, &p, 1);
+  report (gcc, &r);
+  fail_unless_equals_int (r.state, RTP_BURST_GCC_DECREASE);
+  fail_unless_equals_uint64 (r.received_rate, 921600);
+  fail_unless_equals_uint64 (r.target, 783360);
+  rtp_burst_gcc_free (gcc);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpburstgcc_suite (void)
 {
@@ -790,6 +865,7 @@ rtpburstgcc_suite (void)
   tcase_add_test (tc, test_gcc_clock_offset);
   tcase_add_test (tc, test_gcc_robust);
   tcase_add_test (tc, test_gcc_probe_result);
+  tcase_add_test (tc, test_gcc_probe_overuse);
   return s;
 }
 
