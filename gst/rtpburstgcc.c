@@ -46,15 +46,17 @@
  *   holds the delay-based rate.  The state is entered before acting: a
  *   report that turns Hold into Increase already increases.
  * - An over-use decreases A_hat only once A_hat has been unchanged for
- *   the round trip (within 10 to 200 ms), or at once when less than half
- *   of A_hat arrives, as libwebrtc does; until then neither the rate nor
- *   the state changes, and a decrease goes on (while over-use does) once
- *   per round trip, not once per report.  A queue that drains within the
- *   round trip, a probe cluster's or a keyframe's, would otherwise cut
- *   A_hat to beta x R_hat, far below the path's rate when the encoder
- *   sends less than A_hat: measured through fq_codel at a 100 ms round
- *   trip, the fast start's 4.4 Mbit/s became 2.2 Mbit/s 31 ms later
- *   (docs/results.md).  A probe's result counts as a change.
+ *   the round trip (within 10 to 200 ms), as libwebrtc's
+ *   TimeToReduceFurther; until then neither the rate nor the state
+ *   changes, and a decrease goes on (while over-use does) once per round
+ *   trip, not once per report.  A probe's result counts as a change.  The
+ *   fast start's own cluster queues at the path's rate; its over-use
+ *   would otherwise cut A_hat to beta x R_hat, far below the path's rate
+ *   while the encoder has not yet followed the new A_hat: measured through
+ *   fq_codel at a 100 ms round trip, the 4.4 Mbit/s found became 2.2
+ *   Mbit/s 31 ms later (docs/results.md).  libwebrtc also decreases at
+ *   once when less than half of A_hat arrives; not here: right after a
+ *   probe that is the normal case (5.8 Mbit/s found, 2.7 arriving).
  * - R_hat is the bytes received over the 0.5 s of arrivals ending at the
  *   newest one, in 1 ms steps of the receiver's clock; unknown until the
  *   receiver's clock has covered 0.5 s.  Unknown, a decrease is to
@@ -607,16 +609,13 @@ increase (RtpBurstGcc * gcc, gdouble r, gdouble since_ms)
   return next;
 }
 
-/* Whether an over-use may decrease A_hat at @now (R_hat @r): once A_hat
- * has been unchanged for the round trip (within 10 to 200 ms), or at once
- * when less than half of it arrives; a queue that drains within the round
- * trip (a probe cluster, a keyframe) does not decrease it. */
+/* Whether an over-use may decrease A_hat at @now: once A_hat has been
+ * unchanged for the round trip (within 10 to 200 ms); a queue that drains
+ * within the round trip (a probe cluster's) does not decrease it. */
 static gboolean
-reduce_due (const RtpBurstGcc * gcc, gdouble r, guint64 now)
+reduce_due (const RtpBurstGcc * gcc, guint64 now)
 {
   if (!gcc->have_change || now == RTP_BURST_TIME_NONE || now < gcc->last_change)
-    return TRUE;
-  if (r > 0 && r < 0.5 * gcc->delay_rate)
     return TRUE;
   return diff_ms (now, gcc->last_change) >= CLAMP (gcc->rtt_ms,
       REDUCE_INTERVAL_MIN_MS, REDUCE_INTERVAL_MAX_MS);
@@ -632,7 +631,7 @@ rate_control (RtpBurstGcc * gcc, guint64 now)
 
   signal = gcc->overuse_in_report ? RTP_BURST_GCC_OVERUSE : gcc->signal;
   /* not yet: nothing changes, the state neither */
-  if (signal == RTP_BURST_GCC_OVERUSE && !reduce_due (gcc, r, now))
+  if (signal == RTP_BURST_GCC_OVERUSE && !reduce_due (gcc, now))
     return;
   gcc->state = next_state (prev, signal);
   if (gcc->have_update && now != RTP_BURST_TIME_NONE && now > gcc->last_update)
