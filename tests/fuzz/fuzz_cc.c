@@ -514,14 +514,19 @@ gcc_check_feedback (GccModel * m, const RtpBurstGccReport * b,
             a->delay_rate);
         break;
       case RTP_BURST_GCC_HOLD:
-        FUZZ_CHECK (a->delay_rate == b->delay_rate, "Hold changed A_hat %"
-            G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT, b->delay_rate,
-            a->delay_rate);
+        /* (the TCP-fair floor lifts A_hat in any state, to at most the
+         * floor) */
+        FUZZ_CHECK (a->delay_rate == b->delay_rate ||
+            (a->delay_rate > b->delay_rate && a->delay_rate <= a->floor_rate),
+            "Hold changed A_hat %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
+            " (floor %" G_GUINT64_FORMAT ")", b->delay_rate, a->delay_rate,
+            a->floor_rate);
         break;
       default:
-        FUZZ_CHECK (a->delay_rate <= b->delay_rate, "Decrease raised A_hat %"
-            G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT, b->delay_rate,
-            a->delay_rate);
+        FUZZ_CHECK (a->delay_rate <= MAX (b->delay_rate, a->floor_rate),
+            "Decrease raised A_hat %" G_GUINT64_FORMAT " -> %"
+            G_GUINT64_FORMAT " (floor %" G_GUINT64_FORMAT ")", b->delay_rate,
+            a->delay_rate, a->floor_rate);
         break;
     }
   }
@@ -557,6 +562,8 @@ gcc_check_feedback (GccModel * m, const RtpBurstGccReport * b,
   }
   /* A_s kept as a double: the reports round it, and A_hat, to the bit */
   expect = MIN ((gdouble) b->loss_rate * factor, (gdouble) a->delay_rate);
+  /* the TCP-fair floor lifts it too */
+  expect = MAX (expect, (gdouble) a->floor_rate);
   expect = CLAMP (expect, (gdouble) m->lo, (gdouble) m->hi);
   tol = 2.0 + expect * 1e-12;
   FUZZ_CHECK (fabs ((gdouble) a->loss_rate - expect) <= tol, "A_s %"
