@@ -485,6 +485,15 @@ gcc_check_report (const RtpBurstGcc * gcc, const GccModel * m,
       r->avg_max_rate);
 }
 
+/* Whether A_hat stayed from @b to @a, but for the TCP-fair floor's lift
+ * (in any state, to at most the floor). */
+static gboolean
+gcc_held (const RtpBurstGccReport * b, const RtpBurstGccReport * a)
+{
+  return a->delay_rate == b->delay_rate || (a->delay_rate > b->delay_rate
+      && a->delay_rate <= a->floor_rate);
+}
+
 /* What the report after a feedback must be, given the one before; keeps
  * the model of the loss-based controller's window. */
 static void
@@ -495,9 +504,7 @@ gcc_check_feedback (GccModel * m, const RtpBurstGccReport * b,
 
   if (n_received == 0) {
     /* (but for the TCP-fair floor's lift, to at most the floor) */
-    FUZZ_CHECK ((a->delay_rate == b->delay_rate ||
-            (a->delay_rate > b->delay_rate &&
-                a->delay_rate <= a->floor_rate)) && a->state == b->state &&
+    FUZZ_CHECK (gcc_held (b, a) && a->state == b->state &&
         a->signal == b->signal && a->groups == b->groups &&
         a->offset == b->offset && a->threshold == b->threshold,
         "a report without received packets changed the delay-based side: "
@@ -523,8 +530,7 @@ gcc_check_feedback (GccModel * m, const RtpBurstGccReport * b,
       case RTP_BURST_GCC_HOLD:
         /* (the TCP-fair floor lifts A_hat in any state, to at most the
          * floor) */
-        FUZZ_CHECK (a->delay_rate == b->delay_rate ||
-            (a->delay_rate > b->delay_rate && a->delay_rate <= a->floor_rate),
+        FUZZ_CHECK (gcc_held (b, a),
             "Hold changed A_hat %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
             " (floor %" G_GUINT64_FORMAT ")", b->delay_rate, a->delay_rate,
             a->floor_rate);
