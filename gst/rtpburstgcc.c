@@ -99,7 +99,12 @@
  *   timeouts and the equations do not hold), GCC acts alone.  RFC 5348's
  *   first loss interval is seeded from the receive rate, not measured:
  *   the floor's p leaves it out, so the floor starts at the second loss
- *   event.
+ *   event.  The floor lifts the rate to no more than the path takes
+ *   (R_hat and the fraction lost beside it), not GCC's 1.5 R_hat: p
+ *   moves over eight loss intervals, and when the path's capacity halved
+ *   beside CUBIC, a floor of 1.5 R_hat at the old p held the rate at
+ *   4.2-4.6 Mbit/s through 5 Mbit/s and broke frames (docs/results.md
+ *   section 21).
  */
 
 #ifdef HAVE_CONFIG_H
@@ -170,11 +175,12 @@
 /* the TCP-fair floor: in force until FLOOR_SPAN times the longest of the
  * last FLOOR_GAPS times between loss events, at least FLOOR_MEMORY_NS,
  * has passed since the last one; the segment size of its equations,
- * bytes */
+ * bytes; the packets its bound's lost fraction is averaged over */
 #define FLOOR_SPAN 2
 #define FLOOR_GAPS 8
 #define FLOOR_MEMORY_NS (10 * G_GUINT64_CONSTANT (1000000000))
 #define FLOOR_SEGMENT 1200
+#define FLOOR_LOSS_PACKETS 200.0
 
 typedef struct
 {
@@ -259,6 +265,7 @@ struct _RtpBurstGcc
   RtpBurstTfrc *tfrc;
   gdouble floor;
   gdouble floor_p;              /* its loss event rate; 0: none */
+  gdouble taken_loss;           /* lost fraction, moving average */
   guint64 loss_events;          /* seen in the TFRC's reports */
   gboolean have_event;
   guint64 last_event;           /* when the newest was reported */
@@ -788,9 +795,11 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
         n_new++;
         n_lost++;
         gcc->lost++;
+        gcc->taken_loss += (1 - gcc->taken_loss) / FLOOR_LOSS_PACKETS;
         continue;
       case PACKET_NEW_RECEIVED:
         n_new++;
+        gcc->taken_loss -= gcc->taken_loss / FLOOR_LOSS_PACKETS;
         break;
       case PACKET_RECOVERED:
         gcc->lost--;
@@ -818,7 +827,9 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
   rtp_burst_tfrc_on_feedback (gcc->tfrc, pkts, n, now, rtt);
   /* (not before R_hat is known: nothing would bound it) */
   r_hat = received_rate (gcc);
-  gcc->floor = r_hat > 0 ? MIN (tcp_floor (gcc, now), RECEIVED_CAP * r_hat) : 0;
+  /* at most what the path takes: R_hat and what it lost beside it */
+  gcc->floor = r_hat > 0 ? MIN (tcp_floor (gcc, now),
+      r_hat / (1 - MIN (gcc->taken_loss, LOSS_HIGH))) : 0;
   if (gcc->floor > 0) {
     gcc->delay_rate = clamp_rate (gcc, MAX (gcc->delay_rate, gcc->floor));
     gcc->loss_rate = clamp_rate (gcc, MAX (gcc->loss_rate, gcc->floor));
@@ -870,6 +881,7 @@ rtp_burst_gcc_report (const RtpBurstGcc * gcc, RtpBurstGccReport * out)
   out->loss_rate = rate_to_uint (gcc->loss_rate);
   out->loss_event_rate = gcc->floor_p;
   out->floor_rate = rate_to_uint (gcc->floor);
+  out->floor_loss = gcc->taken_loss;
   out->target = rtp_burst_gcc_target (gcc);
   out->avg_max_rate = gcc->have_avg ? rate_to_uint (gcc->avg_max) : 0;
   out->groups = gcc->n_deltas;

@@ -51,7 +51,9 @@
  *                (rtpbursttfrc.h: RFC 5348's loss events, p and R): the
  *                rate of a TCP flow at that p and R, the higher of
  *                NewReno's equation and CUBIC's (RFC 9438 5.2), at most
- *                1.5 R_hat; A_hat and A_s are lifted to it while loss
+ *                what the path takes: R_hat / (1 - the lost fraction of
+ *                about the last 200 packets, a moving average; at most
+ *                0.1); A_hat and A_s are lifted to it while loss
  *                events keep coming (until twice the longest of the last
  *                gaps between them, at least 10 s, has passed) and the
  *                loss stays at or under 10 %.  A loss-based TCP in the
@@ -123,6 +125,9 @@ typedef struct
                                  * floor has none */
   guint64 floor_rate;           /* the TCP-fair floor, bit/s; 0 = not in
                                  * force */
+  gdouble floor_loss;           /* the lost fraction its bound takes:
+                                 * each new packet moves it 1/200 of the
+                                 * way to 1 (lost) or 0 (received) */
   guint64 target;               /* rtp_burst_gcc_target () */
   guint64 avg_max_rate;         /* mean R_hat at decreases; 0 = none */
   guint64 groups;               /* deltas d(i) given to the filter */

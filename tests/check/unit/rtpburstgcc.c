@@ -498,11 +498,12 @@ path_report_global_loss (RtpBurstGcc * gcc, Path * p, guint64 arrival_gap,
 }
 
 /* The TCP-fair floor: a queue that grows as a loss-based competitor fills
- * it, with a loss every 50 packets, each a loss event of its own (500 ms
- * apart, R = 100 ms): p = 1 / 50 once the seeded first interval is left
+ * it, with a loss every 30 packets, each a loss event of its own (300 ms
+ * apart, R = 100 ms): p = 1 / 30 once the seeded first interval is left
  * out.  The delay-based rate decreases on the queue, the target does not
- * go below the rate of a TCP flow at that p and R; when the losses stop,
- * the floor lapses 10 s after the last. */
+ * go below the rate of a TCP flow at that p and R (under what the path
+ * takes, about 773 kbit/s / (1 - 1/30)); when the losses stop, the floor
+ * lapses 10 s after the last. */
 GST_START_TEST (test_gcc_tcp_floor)
 {
   RtpBurstGcc *gcc = gcc_new (2000000, 100000, 10000000);
@@ -510,12 +511,12 @@ GST_START_TEST (test_gcc_tcp_floor)
   Path p;
   guint i, decreases = 0;
   guint64 last_event = 0;
-  /* NewReno (RFC 5348 3.1, s = 1200, R = 0.1 s, p = 0.02):
-   *   9600 / (0.1 sqrt (0.04/3) + 0.4 x 3 sqrt (0.0075) x 0.02 x 1.0128)
-   *   = 9600 / (0.0115470054 + 0.0021051279) = 703190.03;
-   * CUBIC (RFC 9438 5.2): 9600 x 1.0538289314 x 0.1^-0.75 x 0.02^-0.75
-   *   = 9600 x 1.0538289314 x 5.6234132519 x 18.8030155 = 1069716.89 */
-  const guint64 floor = 1069717;
+  /* NewReno (RFC 5348 3.1, s = 1200, R = 0.1 s, p = 1/30):
+   *   9600 / (0.1 sqrt (2/90) + 0.4 x 3 sqrt (0.0125) x (1/30) x 1.0356)
+   *   = 9600 / (0.0149071198 + 0.0046311452) = 491343.52;
+   * CUBIC (RFC 9438 5.2): 9600 x 1.0538289314 x 0.1^-0.75 x 30^0.75
+   *   = 9600 x 1.0538289314 x 5.6234132519 x 12.8186101919 = 729259.83 */
+  const guint64 floor = 729260;
 
   path_init (&p, 0);
   path_steady (gcc, &p, 10);
@@ -525,26 +526,25 @@ GST_START_TEST (test_gcc_tcp_floor)
 
   /* the queue grows 2 ms a packet (800 of 960 kbit/s get through) */
   for (i = 0; i < 60; i++) {
-    path_report_global_loss (gcc, &p, 12 * MS, 50);
+    path_report_global_loss (gcc, &p, 12 * MS, 30);
     report (gcc, &r);
-    if ((p.seq - 1) % 50 >= 40)
+    if (p.seq % 30 == 0)
       last_event = p.now;
-    /* the losses of seqs 149 and 199 are the first two events: the floor
+    /* the losses of seqs 119 and 149 are the first two events: the floor
      * is in force from the second */
-    if (p.seq < 200) {
+    if (p.seq < 150) {
       fail_unless_equals_uint64 (r.floor_rate, 0);
       continue;
     }
     fail_unless_equals_uint64 (r.floor_rate, floor);
     fail_unless (r.target >= floor);
-    if (r.state == RTP_BURST_GCC_DECREASE) {
-      /* the delay-based decrease, 0.85 x 800 kbit/s, lifted to it */
-      fail_unless_equals_uint64 (r.target, floor);
+    if (r.state == RTP_BURST_GCC_DECREASE && r.target == floor)
       decreases++;
-    }
   }
+  /* the delay-based decreases (0.85 R_hat, about 657 kbit/s) were lifted
+   * to it */
   fail_unless (decreases > 0);
-  assert_close (r.loss_event_rate, 0.02);
+  assert_close (r.loss_event_rate, 1.0 / 30);
 
   /* the queue stays as it is, no loss: the floor holds for 10 s after
    * the last event's report, then lapses */
@@ -557,6 +557,54 @@ GST_START_TEST (test_gcc_tcp_floor)
   path_report_global_loss (gcc, &p, 10 * MS, 0);
   report (gcc, &r);
   fail_unless_equals_uint64 (r.floor_rate, 0);
+
+  rtp_burst_gcc_free (gcc);
+}
+
+GST_END_TEST;
+
+/* The floor lifts the rate to no more than the path takes: R_hat and the
+ * fraction lost beside it.  The losses of test_gcc_tcp_floor once every
+ * 50 packets (p = 1 / 50: TCP's rate 1,069,717 bit/s at R = 100 ms) while
+ * 800 kbit/s gets through: the floor is R_hat / (1 - the lost fraction),
+ * each new packet moving that fraction 1/200 of the way to 1 (lost) or 0.
+ * A floor of GCC's 1.5 R_hat held a sender at 4.2-4.6 Mbit/s where the
+ * capacity had halved to 5 (docs/results.md section 21). */
+GST_START_TEST (test_gcc_floor_taken)
+{
+  RtpBurstGcc *gcc = gcc_new (2000000, 100000, 10000000);
+  RtpBurstGccReport r;
+  Path p;
+  gdouble loss = 0;
+  guint i, k, held = 0;
+
+  path_init (&p, 0);
+  path_steady (gcc, &p, 10);
+  report (gcc, &r);
+  fail_unless (r.floor_loss == 0);
+
+  for (i = 0; i < 60; i++) {
+    guint64 first = p.seq;
+
+    path_report_global_loss (gcc, &p, 12 * MS, 50);
+    report (gcc, &r);
+    for (k = 0; k < 10; k++)
+      loss += (((first + k) % 50 == 49 ? 1.0 : 0.0) - loss) / 200;
+    assert_close (r.floor_loss, loss);
+    if (p.seq < 200)
+      continue;
+    /* NewReno's and CUBIC's rate at that p and R are higher */
+    assert_close (r.loss_event_rate, 0.02);
+    fail_unless (r.floor_rate < 1069717);
+    fail_unless (fabs (r.floor_rate - r.received_rate / (1 - r.floor_loss))
+        <= 1.0);
+    fail_unless (r.target >= r.floor_rate);
+    if (r.state == RTP_BURST_GCC_DECREASE && r.target == r.floor_rate)
+      held++;
+  }
+  /* the fraction of the last 300 packets, 6 of them lost, weighted */
+  fail_unless (loss > 0.01 && loss < 0.03);
+  fail_unless (held > 0);
 
   rtp_burst_gcc_free (gcc);
 }
@@ -848,6 +896,7 @@ rtpburstgcc_suite (void)
   tcase_add_test (tc, test_gcc_loss);
   tcase_add_test (tc, test_gcc_lost_only);
   tcase_add_test (tc, test_gcc_tcp_floor);
+  tcase_add_test (tc, test_gcc_floor_taken);
   tcase_add_test (tc, test_gcc_clamps);
   tcase_add_test (tc, test_gcc_reorder);
   tcase_add_test (tc, test_gcc_clock_offset);
