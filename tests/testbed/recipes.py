@@ -30,7 +30,8 @@ Per run it records what the applications print (their last-line JSON) and:
                 start-up, and the last 0.5 s are left out), tcp_retrans
   bottleneck_drops, sv_qdisc_drops (the tbf), cpu_busy
   target_mbps   min (the source's nominal 4 Mbit/s, the fair share: the bottleneck over the
-                video and the TCP flows; with web users, over two)
+                video and the TCP flows; with web users, over two); where the bottleneck's
+                rate changes (--switch-at), the mean of that minimum over the tail's seconds
   media_mbps_tail  the media (no retransmissions) that reached the receiver, Mbit/s, from the
                 5th second of the video to its end (receive-video's media_bytes_per_s, by
                 wall-clock seconds from the first frame send-video payloaded)
@@ -212,17 +213,18 @@ def switch_times(args):
 def target_mbps(args):
     """min (the source's rate, the fair share): the bottleneck over the flows sharing it
     (the video and TCP flows; web users' share is what they carried, not known here: the
-    bottleneck's half).  With --switch-at, the bottleneck's mean rate from TAIL_FROM_S to the
-    end of the video."""
+    bottleneck's half).  With --switch-at, the mean of that minimum from TAIL_FROM_S to the
+    end of the video (the source cannot make up later for a share it could not use)."""
     flows = 1 + args.tcp + (1 if args.web_flows else 0)
     edges = [TAIL_FROM_S] + [t for t in switch_times(args)
                              if TAIL_FROM_S < t < args.duration] + [args.duration]
     low = sum(1 for t in switch_times(args) if t <= TAIL_FROM_S) % 2 == 1
     total = 0.0
     for a, b in zip(edges, edges[1:]):
-        total += (b - a) * (args.bottleneck_low if low else args.bottleneck)
+        total += (b - a) * min(SOURCE_MBPS,
+                               (args.bottleneck_low if low else args.bottleneck) / flows)
         low = not low
-    return min(SOURCE_MBPS, total / (args.duration - TAIL_FROM_S) / flows)
+    return total / (args.duration - TAIL_FROM_S)
 
 
 def capture_path(out, case, tcp, rep, where):
