@@ -19,11 +19,12 @@
 # bitrate property).
 #
 # Retransmission: rtprtxsend before the element answers the receiver's
-# NACKs (RTX, payload type 97, paced between the media's slots).  It needs
-# a receiver that can use them, which a gst-launch-1.0 receiver is not
-# (examples/twcc-receive.sh says why); with one that sends no NACKs it
-# only keeps a second of packets.  max-size-packets=0: its default of 100
-# packets would keep 0.2 s at 4 Mbit/s.
+# NACKs (RTX, payload type 97, paced between the media's slots), and
+# examples/twcc-receive.sh restores them (it says how); with a receiver that
+# sends no NACKs it only keeps a second of packets.  max-size-packets=0: its
+# default of 100 packets would keep 0.2 s at 4 Mbit/s.  rtpbin's session
+# passes the receiver's keyframe requests (PLI) up to x264enc, which sends
+# a keyframe at once.
 #
 # No -e: with rtpbin's RTCP, gst-launch-1.0 -e sometimes waited for EOS
 # indefinitely after Ctrl-C (examples/rtpbin-send.sh).
