@@ -15,6 +15,15 @@ The same with examples/receive-video (recipe paced-rtx, whose rtpbin also
 answers the sender's rtprtxsend): its rtpbin recipes send TWCC feedback
 too.
 
+Then retransmission and keyframe requests with twcc-receive.sh: a copy of
+twcc-send.sh that drops LOSS of the packets it sends (identity
+drop-probability after rtpbin, media and retransmissions alike), the
+receiver with GST_DEBUG=rtprtxreceive:5, which logs each retransmission it
+restores, the sender also with x264enc:4, which logs each keyframe it is
+asked for.  Checks: retransmissions restored at the receiver, at least one
+keyframe request answered (the depayloader asks once at the start, and
+after a loss the retransmissions could not repair), the estimates as above.
+
 Then the same sender against examples/rtpbin-receive.sh, a receiver
 without the TWCC extension: there the element must warn (and log no
 estimate), which shows the check above can fail.
@@ -28,6 +37,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,6 +50,10 @@ PORT = 5650
 MIN_BITRATE = 100000
 ESTIMATE = re.compile(r"gstrtpburstcc\.c:\d+:announce:<rtpburstpace\d+> estimate (\d+) bit/s")
 NO_FEEDBACK = "sends no transport-wide congestion control feedback"
+#: the share of packets the sender's copy drops in with_loss()
+LOSS = 0.03
+RESTORED = re.compile(r"gst_rtp_rtx_receive_chain:<[^>]+> Got rtx packet")
+KEYFRAME_FORCED = re.compile(r"gst_x264_enc_encode_frame:<[^>]+> Forcing key frame")
 
 failures = []
 
@@ -63,19 +77,23 @@ def stop(proc, interrupt=True):
     return out
 
 
-def run(receiver, receiver_ends=False):
+def run(receiver, receiver_ends=False, sender=None, rx_debug=None, tx_debug=""):
     """Runs RECEIVER (argv; the first item in examples/) and
-    examples/twcc-send.sh on PORT for SECONDS, then stops the sender and
-    the receiver (or waits for it: @receiver_ends); (both still running
-    then, the sender's output, the receiver's)."""
-    env = dict(os.environ, SINK="fakesink")
+    examples/twcc-send.sh (or @sender, argv of a script) on PORT for
+    SECONDS, then stops the sender and the receiver (or waits for it:
+    @receiver_ends); (both still running then, the sender's output, the
+    receiver's).  @rx_debug: the receiver's GST_DEBUG; @tx_debug: more of
+    the sender's."""
+    env = dict(os.environ, SINK="fakesink", GST_DEBUG_NO_COLOR="1")
+    if rx_debug:
+        env["GST_DEBUG"] = rx_debug
     rx = subprocess.Popen([os.path.join(ROOT, "examples", receiver[0])] + receiver[1:],
                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True)
     time.sleep(0.5)
-    env = dict(os.environ, GST_DEBUG="rtpburstpace:5", GST_DEBUG_NO_COLOR="1")
-    tx = subprocess.Popen([os.path.join(ROOT, "examples", "twcc-send.sh"), "127.0.0.1",
-                           str(PORT)], env=env, stdout=subprocess.PIPE,
+    env = dict(os.environ, GST_DEBUG="rtpburstpace:5" + tx_debug, GST_DEBUG_NO_COLOR="1")
+    tx = subprocess.Popen((sender or [os.path.join(ROOT, "examples", "twcc-send.sh")]) +
+                          ["127.0.0.1", str(PORT)], env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True)
     t0 = time.monotonic()
     time.sleep(SECONDS)
@@ -90,9 +108,12 @@ def errors(out):
     return [line for line in out.splitlines() if line.startswith("ERROR")]
 
 
-def with_feedback(receiver, receiver_ends=False):
-    print("twcc-send.sh -> %s:" % " ".join(receiver))
-    running, tx_out, rx_out = run(receiver, receiver_ends)
+def with_feedback(receiver, receiver_ends=False, **kw):
+    """The checks above for examples/twcc-send.sh (or @sender of @kw, see
+    run()) against RECEIVER; (the sender's output, the receiver's)."""
+    print("%s -> %s:" % ("twcc-send.sh" if "sender" not in kw else
+                         "twcc-send.sh dropping %g %%" % (100 * LOSS), " ".join(receiver)))
+    running, tx_out, rx_out = run(receiver, receiver_ends, **kw)
     estimates = [(line.split()[0], int(m.group(1))) for line in tx_out.splitlines()
                  for m in [ESTIMATE.search(line)] if m]
     print("  estimates posted (running time, bit/s): %s" % estimates)
@@ -106,7 +127,29 @@ def with_feedback(receiver, receiver_ends=False):
     check(NO_FEEDBACK not in tx_out, "no warning that the receiver sends no feedback")
     check(not errors(tx_out) and not errors(rx_out), "no error: %s"
           % (errors(tx_out) + errors(rx_out)))
-    return rx_out
+    return tx_out, rx_out
+
+
+def with_loss():
+    """twcc-receive.sh repairs: a copy of twcc-send.sh that drops LOSS of
+    what rtpbin sends (media and retransmissions) before its udpsink."""
+    with open(os.path.join(ROOT, "examples", "twcc-send.sh")) as f:
+        script = f.read()
+    link = "rb.send_rtp_src_0 ! udpsink"
+    check(link in script, "twcc-send.sh sends rtpbin's RTP through one udpsink (%r)" % link)
+    with tempfile.NamedTemporaryFile("w", suffix=".sh") as copy:
+        copy.write(script.replace(link, "rb.send_rtp_src_0 ! identity drop-probability=%g "
+                                  "! udpsink" % LOSS))
+        copy.flush()
+        tx_out, rx_out = with_feedback(["twcc-receive.sh", "127.0.0.1", str(PORT)],
+                                       sender=["sh", copy.name],
+                                       rx_debug="rtprtxreceive:5", tx_debug=",x264enc:4")
+    restored = len(RESTORED.findall(rx_out))
+    forced = len(KEYFRAME_FORCED.findall(tx_out))
+    print("  retransmissions restored at the receiver: %d; keyframes the encoder was "
+          "asked for: %d" % (restored, forced))
+    check(restored > 0, "the receiver restored retransmissions (%d)" % restored)
+    check(forced >= 1, "the receiver's keyframe requests reached the encoder (%d)" % forced)
 
 
 def without_feedback():
@@ -121,14 +164,17 @@ def main():
     rc = gstbindings.unavailable(["rtpbin", "x264enc", "rtph264pay", "rtph264depay",
                                   "avdec_h264", "rtprtxsend", "rtphdrexttwcc",
                                   "videotestsrc", "udpsink", "udpsrc", "fakesink",
-                                  "videoconvert"])
+                                  "videoconvert", "rtpsession", "rtprtxreceive",
+                                  "rtpssrcdemux", "rtpjitterbuffer", "rtpptdemux",
+                                  "identity"])
     if rc is not None:
         return rc
     with_feedback(["twcc-receive.sh", "127.0.0.1", str(PORT)])
     # it stops by itself, after the sender
-    out = with_feedback(["receive-video", "--json", "--port", str(PORT), "--seconds",
-                         str(SECONDS + 1), "--recipe", "paced-rtx", "--sender", "127.0.0.1"],
-                        True)
+    with_loss()
+    _, out = with_feedback(["receive-video", "--json", "--port", str(PORT), "--seconds",
+                            str(SECONDS + 1), "--recipe", "paced-rtx", "--sender",
+                            "127.0.0.1"], True)
     result = out.strip().splitlines()[-1] if out.strip() else ""
     try:
         frames = json.loads(result).get("frames_intact", 0)
