@@ -3,7 +3,7 @@
 # congestion-control=gcc before rtpbin, on the transport-wide congestion
 # control (TWCC) feedback that examples/twcc-receive.sh sends.
 #
-#   x264enc bitrate=4000 ! rtph264pay
+#   x264enc bitrate=$BITRATE ! rtph264pay
 #     ! caps with extmap-1 = the TWCC header extension (GStreamer 1.22's
 #       payloader adds rtphdrexttwcc for it; rtpbin numbers the packets)
 #     ! rtprtxsend ! rtpburstpace congestion-control=gcc ! rtpbin ! udpsink
@@ -29,17 +29,20 @@
 # No -e: with rtpbin's RTCP, gst-launch-1.0 -e sometimes waited for EOS
 # indefinitely after Ctrl-C (examples/rtpbin-send.sh).
 #
+# BITRATE: the encoder's, kbit/s (default 4000).
+#
 # Usage: examples/twcc-send.sh [HOST] [PORT] [extra rtpburstpace properties,
 #        e.g. congestion-control=tfrc or max-bitrate=6000000]
 HOST=${1:-127.0.0.1}
 PORT=${2:-5004}
+BITRATE=${BITRATE:-4000}
 # (dash exits on a shift past the last argument)
 if [ $# -ge 2 ]; then shift 2; else shift $#; fi
 TWCC=http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01
 exec gst-launch-1.0 rtpbin name=rb \
   videotestsrc is-live=true pattern=smpte ! \
   video/x-raw,width=1280,height=720,framerate=25/1 ! \
-  x264enc tune=zerolatency speed-preset=ultrafast bitrate=4000 key-int-max=50 ! \
+  x264enc tune=zerolatency speed-preset=ultrafast bitrate="$BITRATE" key-int-max=50 ! \
   rtph264pay mtu=1200 config-interval=-1 pt=96 ! \
   "application/x-rtp,extmap-1=(string)$TWCC" ! \
   rtprtxsend payload-type-map="application/x-rtp-pt-map,96=(uint)97" \

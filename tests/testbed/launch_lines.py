@@ -10,7 +10,8 @@ the video sender namespace sv, exactly as users run them, through run.Testbed's 
 with run.py's options after --), one iperf3 flow (cubic, or --cc after --) from st from 2 s
 before the video, --duration s of video.  capture.py records every RTP packet to the
 receiver's port as it leaves sv and as it reaches rx (kernel timestamps).  --element
-PROP=VALUE adds an rtpburstpace property to twcc-send.sh's command line (its extra arguments).
+PROP=VALUE adds an rtpburstpace property to twcc-send.sh's command line (its extra arguments);
+--bitrate KBITS sets its encoder's rate (BITRATE).
 
 Per run, from the captures and the sender's log, over the video's seconds FROM_S to
 --duration (counted from the first media packet at rx; in the sender's log from the element's
@@ -274,7 +275,8 @@ def one_run(rep, a, tools):
     the testbed measured)."""
     args = run.parse_args(["--tcp", "1", "--duration", str(a.duration)] + a.runargs)
     row = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "rep": rep, "duration_s": a.duration,
-           "latency_ms": a.latency, "tcp_flows": args.tcp, "element": " ".join(a.element)}
+           "latency_ms": a.latency, "tcp_flows": args.tcp, "element": " ".join(a.element),
+           "bitrate_kbits": a.bitrate or 4000}
     if args.wait_idle > 0:
         row["waited_idle_s"] = round(run.wait_idle(timeout=args.wait_idle), 1)
     tools.write("==== %s launch_lines.py: rep %d, namespaces %s-*\n" % (
@@ -308,6 +310,8 @@ def one_run(rep, a, tools):
             q0, cpu0 = bed.qdisc_stats(), run.cpu_times()
             env = dict(os.environ, GST_PLUGIN_PATH=args.plugin_path,
                        GST_DEBUG="rtpburstpace:5,x264enc:4", GST_DEBUG_NO_COLOR="1")
+            if a.bitrate:
+                env["BITRATE"] = str(a.bitrate)
             with open(tx_log, "w") as f:
                 sender = bed.start(bed.sv, [SEND, bed.rx_addr, str(PORT)] + a.element, env=env,
                                    stdout=f, stderr=subprocess.STDOUT)
@@ -452,6 +456,9 @@ def main(argv=None):
     ap.add_argument("--element", action="append", default=[], metavar="PROP=VALUE",
                     help="an rtpburstpace property twcc-send.sh passes on (its extra "
                          "arguments, e.g. max-bitrate=4400000; repeatable)")
+    ap.add_argument("--bitrate", type=int, default=None, metavar="KBITS",
+                    help="the sender's encoder rate (twcc-send.sh's BITRATE; default: its "
+                         "4000)")
     ap.add_argument("--out", default=None,
                     help="directory for runs.jsonl, summary.jsonl and the runs' files "
                          "(default: a new /tmp/launch-lines-*)")
