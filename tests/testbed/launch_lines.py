@@ -37,8 +37,8 @@ first frame):
   that counted for nothing: lost and not retransmitted in time, or too late), rtx_packets
   (retransmissions that reached rx), keyframes_requested (x264enc's "Forcing key frame"),
   tcp_mbps, bottleneck_drops, the measured round trip, CPU busy and capture drops.
-Checks, on the medians over --reps runs: the estimate within 20 % of the delivered media rate,
-and at least 90 % of the frames intact.  Prints a line per run and PASS/FAIL per check; writes
+Checks, on the medians over --reps runs: the estimate within 20 % of the delivered media rate
+(reported, not checked, with --estimate-not-checked), and at least 90 % of the frames intact.  Prints a line per run and PASS/FAIL per check; writes
 into --out DIR runs.jsonl (a JSON line of figures per run), summary.jsonl (a JSON line of the
 medians and the verdict, appended), and per run the two captures, both scripts' output and
 the iperf3 report; --reanalyse DIR computes the figures again from those files.  Exit 0 when
@@ -362,8 +362,9 @@ def median(rows, key):
     return statistics.median(v) if v else None
 
 
-def checks(rows):
-    """[(passed, text)] on the medians of the runs that went through."""
+def checks(rows, estimate_checked=True):
+    """[(passed, text)] on the medians of the runs that went through; passed None: a figure
+    reported, not checked (the estimate's, unless estimate_checked)."""
     est, got, intact = (median(rows, k) for k in ("estimate_mbps", "delivered_mbps", "intact"))
     n = sum(1 for r in rows if r.get("status") == "ok")
     out = []
@@ -371,7 +372,7 @@ def checks(rows):
         out.append((False, "an estimate and a delivered media rate (estimate %s, delivered %s)"
                     % (est, got)))
     else:
-        out.append((abs(est / got - 1) <= MAX_RATIO_ERROR,
+        out.append((abs(est / got - 1) <= MAX_RATIO_ERROR if estimate_checked else None,
                     "estimate %.2f Mbit/s within %d %% of the media that reached the receiver, "
                     "%.2f Mbit/s (ratio %.2f; %g-%g s of the video, median of %d run%s)"
                     % (est, 100 * MAX_RATIO_ERROR, got, est / got, FROM_S,
@@ -387,14 +388,14 @@ def checks(rows):
     return out
 
 
-def report(rows, outdir):
-    """PASS/FAIL lines, summary.jsonl; the exit status."""
-    result = checks(rows)
+def report(rows, outdir, estimate_checked=True):
+    """PASS/FAIL (NOTE: not checked) lines, summary.jsonl; the exit status."""
+    result = checks(rows, estimate_checked)
     for ok, text in result:
-        print("%s  %s" % ("PASS" if ok else "FAIL", text), flush=True)
+        print("%s  %s" % ("NOTE" if ok is None else "PASS" if ok else "FAIL", text), flush=True)
     summary = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "runs": len(rows),
                "runs_ok": sum(1 for r in rows if r.get("status") == "ok"),
-               "passed": all(ok for ok, _t in result)}
+               "passed": all(ok is not False for ok, _t in result)}
     for k in SHOW + ["rtt_ms", "bottleneck_drops", "cpu_busy"]:
         summary[k] = median(rows, k)
     summary["checks"] = [{"passed": ok, "text": t} for ok, t in result]
@@ -436,7 +437,7 @@ def reanalyse(a):
             r.update(analyse(a.out, r["rep"], r["latency_ms"], r["duration_s"]))
         print("rep %d: %s" % (r["rep"], line(r)), file=sys.stderr, flush=True)
         rows.append(r)
-    return report(rows, a.out)
+    return report(rows, a.out, not a.estimate_not_checked)
 
 
 def main(argv=None):
@@ -459,6 +460,11 @@ def main(argv=None):
     ap.add_argument("--bitrate", type=int, default=None, metavar="KBITS",
                     help="the sender's encoder rate (twcc-send.sh's BITRATE; default: its "
                          "4000)")
+    ap.add_argument("--estimate-not-checked", action="store_true",
+                    help="report the estimate against the delivered rate (NOTE), do not "
+                         "check it: with the encoder's rate fixed under the path's share, "
+                         "the estimate reads the path, not the video (docs/results.md "
+                         "section 21); the test suite's run")
     ap.add_argument("--out", default=None,
                     help="directory for runs.jsonl, summary.jsonl and the runs' files "
                          "(default: a new /tmp/launch-lines-*)")
@@ -502,7 +508,7 @@ def main(argv=None):
                 f.write(json.dumps(row) + "\n")
             print("rep %d: %s (%.0f s)" % (rep, line(row), time.monotonic() - t0),
                   file=sys.stderr, flush=True)
-    return report(rows, a.out)
+    return report(rows, a.out, not a.estimate_not_checked)
 
 
 if __name__ == "__main__":
