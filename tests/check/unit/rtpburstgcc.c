@@ -564,9 +564,9 @@ GST_START_TEST (test_gcc_tcp_floor)
 GST_END_TEST;
 
 /* The floor lifts the rate to no more than the path takes: R_hat and the
- * fraction lost beside it.  The losses of test_gcc_tcp_floor once every
- * 50 packets (p = 1 / 50: TCP's rate 1,069,717 bit/s at R = 100 ms) while
- * 800 kbit/s gets through: the floor is R_hat / (1 - the lost fraction),
+ * fraction lost beside it.  test_gcc_tcp_floor's path, but a loss once
+ * every 50 packets (p = 1 / 50: TCP's rate 1,069,717 bit/s at R = 100 ms)
+ * while 800 kbit/s gets through: the floor is R_hat / (1 - the lost fraction),
  * each new packet moving that fraction 1/200 of the way to 1 (lost) or 0.
  * A floor of GCC's 1.5 R_hat held a sender at 4.2-4.6 Mbit/s where the
  * capacity had halved to 5 (docs/results.md section 21). */
