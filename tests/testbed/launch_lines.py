@@ -82,6 +82,8 @@ END_MARGIN_S = 1.0
 #: the sender's start: seconds from its start to its first frames (the video runs
 #: --duration s after that)
 SENDER_STARTUP_S = 1.5
+#: what the sender logs: the estimates (DEBUG) and the keyframes the receiver asked for
+SENDER_DEBUG = "rtpburstpace:5,x264enc:4"
 MAX_RATIO_ERROR = 0.2
 MIN_INTACT = 0.9
 ELEMENTS = ["rtpbin", "x264enc", "rtph264pay", "rtprtxsend", "rtphdrexttwcc", "videotestsrc",
@@ -309,7 +311,7 @@ def one_run(rep, a, tools):
             cross.before_video()
             q0, cpu0 = bed.qdisc_stats(), run.cpu_times()
             env = dict(os.environ, GST_PLUGIN_PATH=args.plugin_path,
-                       GST_DEBUG="rtpburstpace:5,x264enc:4", GST_DEBUG_NO_COLOR="1")
+                       GST_DEBUG=a.gst_debug, GST_DEBUG_NO_COLOR="1")
             if a.bitrate:
                 env["BITRATE"] = str(a.bitrate)
             with open(tx_log, "w") as f:
@@ -460,6 +462,9 @@ def main(argv=None):
     ap.add_argument("--bitrate", type=int, default=None, metavar="KBITS",
                     help="the sender's encoder rate (twcc-send.sh's BITRATE; default: its "
                          "4000)")
+    ap.add_argument("--gst-debug", default=SENDER_DEBUG, metavar="SPEC",
+                    help="the sender's GST_DEBUG (default %(default)s; rtpburstpace:6 adds "
+                         "each congestion-control decision, the 'gcc:' lines)")
     ap.add_argument("--estimate-not-checked", action="store_true",
                     help="report the estimate against the delivered rate (NOTE), do not "
                          "check it: with the encoder's rate fixed under the path's share, "
