@@ -3,7 +3,7 @@
 and the fixed cap, on each path and beside each competitor.
 
     sudo /usr/bin/python3 tests/testbed/cc_matrix.py --out DIR [--paths P,...]
-         [--competitors C,...] [--reps N] [--cases C,...]
+         [--competitors C,...] [--reps N] [--cases C,...] [--source NAME]
 
 For every path and competitor it runs tests/testbed/recipes.py once, the cases interleaved
 (one run of each, then the next repetition), into DIR/PATH-COMPETITOR/, then writes
@@ -23,6 +23,9 @@ Paths (--paths, default all), as run.py options (ns-3 router where the kernel la
 %(paths)s
 
 Competitors (--competitors, default all): %(competitors)s.
+
+Sources (--source, default send-video's own; the matrix's source column names it):
+%(sources)s
 
 About 33 s a run: 4 cases x 3 repetitions is ~7 minutes per path and competitor, the whole
 matrix (%(n)d of them) ~%(hours).1f hours.  Needs root; Debian's /usr/bin/python3.
@@ -52,11 +55,22 @@ COMPETITORS = [
     ("web", ["--tcp", "1", "--web-flows", "6"], []),
     ("none", ["--tcp", "0"], []),
 ]
+#: the second source: moving bars at 720p, no B-frames (tune=zerolatency, as a real-time
+#: sender sets it), another GOP and other content than send-video's zone plate with B-frames
+SOURCES = [
+    ("default", None, "send-video's own (a zone plate, x264enc 4 Mbit/s, 2 B-frames, "
+                      "keyframe every 50)"),
+    ("bars", "videotestsrc is-live=true pattern=smpte horizontal-speed=8 ! "
+             "video/x-raw,width=1280,height=720,framerate=25/1 ! x264enc bitrate=4000 "
+             "tune=zerolatency speed-preset=superfast key-int-max=50",
+     "moving SMPTE bars, x264enc 4 Mbit/s tune=zerolatency (no B-frames), keyframe every 50"),
+]
 CASES = "recommended,capped-rtx-tfrc,gccbwe-rtx,capped-rtx"
 RUN_S = 33
 
 __doc__ = __doc__ % {
     "paths": "\n".join("    %-16s %s" % (name, label) for name, _a, label in PATHS),
+    "sources": "\n".join("    %-16s %s" % (n, d) for n, _l, d in SOURCES),
     "competitors": "cubic, bbr (one TCP flow of each), web (six users of short downloads), "
                    "none",
     "n": len(PATHS) * len(COMPETITORS),
@@ -91,12 +105,15 @@ def main():
     ap.add_argument("--competitors", help="comma-separated competitors (default: all)")
     ap.add_argument("--cases", default=CASES)
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--source", default="default", choices=[n for n, _l, _d in SOURCES])
     a = ap.parse_args()
+    source = [l for n, l, _d in SOURCES if n == a.source][0]
+    cell = "%s-%s" if a.source == "default" else "%s-%s-" + a.source
     n_cases = len(a.cases.split(","))
     dirs = []
     for name, path_args, _label in pick(PATHS, a.paths, "path"):
         for comp, recipe_args, run_args in pick(COMPETITORS, a.competitors, "competitor"):
-            out = os.path.join(a.out, "%s-%s" % (name, comp))
+            out = os.path.join(a.out, cell % (name, comp))
             dirs.append(out)
             if done(out, n_cases * a.reps):
                 print("cc_matrix.py: %s-%s done already" % (name, comp), file=sys.stderr)
@@ -106,7 +123,8 @@ def main():
                    "--out", out] + recipe_args[2:] + (
                        ["--cases", a.cases, "--cases-no-tcp", ""] if tcp != "0" else
                        ["--cases", a.cases, "--cases-no-tcp", a.cases]) + [
-                           "--tcp", tcp, "--"] + path_args + run_args
+                           "--tcp", tcp] + (["--source", source] if source else []) + [
+                               "--"] + path_args + run_args
             print("cc_matrix.py: %s-%s: %s" % (name, comp, " ".join(cmd)), file=sys.stderr,
                   flush=True)
             rc = subprocess.call(cmd)
@@ -118,7 +136,9 @@ def main():
     have = [d for d in dirs if os.path.exists(os.path.join(d, "recipes.csv"))]
     if not have:
         return 1
-    table = subprocess.run([sys.executable, os.path.join(HERE, "recipes_matrix.py")] + have,
+    labels = [x for d in have for x in (["--source", "%s=%s" % (a.source, d)] if source else [])]
+    table = subprocess.run([sys.executable, os.path.join(HERE, "recipes_matrix.py")] + labels
+                           + have,
                            stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
     with open(os.path.join(a.out, "matrix.md"), "w") as f:
         f.write(table)
