@@ -20,26 +20,8 @@
 /*
  * Google Congestion Control, after draft-ietf-rmcat-gcc-02 (section
  * numbers below are the draft's).  Where this departs from the draft or
- * fills a gap it leaves:
+ * fills a gap it leaves (the over-use detector's: rtpburstgccdetect.c):
  *
- * - The detector compares m(i) multiplied by the number of deltas seen,
- *   at most 60, not m(i) itself.  The threshold's range (6 to 600 ms, 12.5
- *   at first) is one of accumulated delay: m(i) alone is the growth per
- *   group, so a link over-used by 50 % with 5 ms groups (2.5 ms per group)
- *   would never reach it.  libwebrtc's and GStreamer's rtpgccbwe Kalman
- *   detectors scale it the same way.  The "not falling" test (m(i) >=
- *   m(i-1)) is on m(i) itself, as the draft says.
- * - var_v_hat(0) = 1 ms^2 (the draft's floor) and chi = 0.01; f_max is
- *   taken over the last 60 groups.  The outlier filter of 5.3 caps z(i)
- *   both ways.
- * - The threshold's time step t(i) - t(i-1) is taken within [0, 100] ms:
- *   K_u times it then stays below 1, so one step never takes the
- *   threshold past |m(i)|, and a group after a pause does not jump it.
- * - A group that the burst rule (5.2) merges spans at most 100 ms of
- *   arrivals; packets sent before the open group's first, or with a
- *   sequence number the model has already passed, are left out of it
- *   (5.1: packets out of order are ignored).  A delay variation above 3 s
- *   is a clock jump or an outage, not a queue: it is not filtered.
  * - The rate controller runs once per report that brings received
  *   packets, with the detector's latest signal, or over-use if any group
  *   of the report signalled it.  A report that brings none (all lost)
@@ -87,24 +69,7 @@
  *   acted; until then the window grows.  An increase or a hold acts on
  *   each window of 20 or more.
  * - Rates stay within [max (min_rate, 1), max_rate], at most 1 Tbit/s.
- * - The TCP-fair floor is an addition (rtpburstgcc.h).  Beside a flow
- *   that fills a drop-tail queue until it loses packets (CUBIC, NewReno),
- *   the queueing delay GCC backs off from is the competitor's, and it
- *   keeps backing off: measured beside one CUBIC flow, 1.5 Mbit/s of a 4
- *   Mbit/s source through 10 Mbit/s (docs/results.md).  A TCP flow in
- *   its place would be held by the losses only; so the target does not
- *   go below what such a flow gets at the loss event rate and round trip
- *   the feedback shows.  It never makes the sender more aggressive than
- *   TCP; without losses, or with more than 10 % (where TCP is in
- *   timeouts and the equations do not hold), GCC acts alone.  RFC 5348's
- *   first loss interval is seeded from the receive rate, not measured:
- *   the floor's p leaves it out, so the floor starts at the second loss
- *   event.  The floor lifts the rate to no more than the path takes
- *   (R_hat and the fraction lost beside it), not GCC's 1.5 R_hat: p
- *   moves over eight loss intervals, and when the path's capacity halved
- *   beside CUBIC, a floor of 1.5 R_hat at the old p held the rate at
- *   4.2-4.6 Mbit/s through 5 Mbit/s and broke frames (docs/results.md
- *   section 21).
+ * - The TCP-fair floor is an addition (rtpburstfloor.c says why).
  */
 
 #ifdef HAVE_CONFIG_H
@@ -115,35 +80,9 @@
 #include <string.h>
 
 #include "rtpburstgcc.h"
-#include "rtpbursttfrc.h"
+#include "rtpburstfloor.h"
 
 #define MS_NS (G_GUINT64_CONSTANT (1000000))
-
-/* 5.2: the burst time, and the longest group the burst rule makes */
-#define BURST_TIME_MS 5.0
-#define BURST_TIME_NS (5 * MS_NS)
-#define MAX_BURST_MS 100.0
-/* |d(i)| beyond this is not a queue */
-#define MAX_DELAY_VARIATION_MS 3000.0
-
-/* 5.3: the Kalman filter */
-#define KALMAN_Q 1e-3
-#define KALMAN_E0 0.1
-#define KALMAN_CHI 0.01
-#define KALMAN_VAR0 1.0
-#define KALMAN_VAR_MIN 1.0
-#define DEPARTURE_HISTORY 60
-
-/* 5.4: the over-use detector */
-#define MAX_DELTAS 60
-#define THRESHOLD0_MS 12.5
-#define THRESHOLD_MIN_MS 6.0
-#define THRESHOLD_MAX_MS 600.0
-#define THRESHOLD_MAX_JUMP_MS 15.0
-#define THRESHOLD_MAX_STEP_MS 100.0
-#define K_U 0.01
-#define K_D 0.00018
-#define OVERUSE_TIME_NS (10 * MS_NS)
 
 /* 5.5: the rate controller */
 #define ETA 1.08
@@ -172,22 +111,7 @@
 #define LOSS_MIN_PACKETS 20
 #define LOSS_DECREASE_INTERVAL_MS 300.0
 
-/* the TCP-fair floor: in force until FLOOR_SPAN times the longest of the
- * last FLOOR_GAPS times between loss events, at least FLOOR_MEMORY_NS,
- * has passed since the last one; the segment size of its equations,
- * bytes; the packets its bound's lost fraction is averaged over */
-#define FLOOR_SPAN 2
-#define FLOOR_GAPS 8
-#define FLOOR_MEMORY_NS (10 * G_GUINT64_CONSTANT (1000000000))
-#define FLOOR_SEGMENT 1200
-#define FLOOR_LOSS_PACKETS 200.0
 
-typedef struct
-{
-  gboolean valid;
-  guint64 first_send, last_send;        /* T(i): last_send */
-  guint64 first_arrival, last_arrival;  /* t(i): last_arrival */
-} Group;
 
 typedef enum
 {
@@ -215,23 +139,8 @@ struct _RtpBurstGcc
   guint64 highest_seq;
   guint64 received, lost;
 
-  /* the arrival-time model (5.1, 5.2) */
-  gboolean have_model_seq;
-  guint64 model_seq;
-  Group cur, prev;
-  gdouble departures[DEPARTURE_HISTORY];        /* T(i) - T(i-1), ms */
-  guint n_departures, departure_pos;
-
-  /* the arrival-time filter (5.3) */
-  gdouble m, e, var_v;
-  guint64 n_deltas;
-
-  /* the over-use detector (5.4) */
-  gdouble gradient, threshold;
-  gboolean above;
-  guint64 above_since;
-  RtpBurstGccSignal signal;
-  gboolean overuse_in_report;
+  /* the over-use detector (5.1-5.4, rtpburstgccdetect.h) */
+  RtpBurstGccDetect *detect;
 
   /* R_hat: bytes received per 1 ms of arrivals */
   guint64 bucket[RATE_WINDOW];
@@ -260,17 +169,8 @@ struct _RtpBurstGcc
   gboolean have_decrease;
   guint64 last_decrease;
 
-  /* the TCP-fair floor: loss events, round trip and the throughput
-   * equation */
-  RtpBurstTfrc *tfrc;
-  gdouble floor;
-  gdouble floor_p;              /* its loss event rate; 0: none */
-  gdouble taken_loss;           /* lost fraction, moving average */
-  guint64 loss_events;          /* seen in the TFRC's reports */
-  gboolean have_event;
-  guint64 last_event;           /* when the newest was reported */
-  guint64 event_gaps[FLOOR_GAPS];
-  guint event_gap_pos;
+  /* the TCP-fair floor (rtpburstfloor.h) */
+  RtpBurstFloor *floor;
 };
 
 /* a - b in ms, signed, without overflow */
@@ -301,7 +201,6 @@ RtpBurstGcc *
 rtp_burst_gcc_new (const RtpBurstGccConfig * config)
 {
   RtpBurstGcc *gcc = g_new0 (RtpBurstGcc, 1);
-  RtpBurstTfrcConfig tc;
   guint64 lo, hi;
 
   lo = MIN (MAX (config->min_rate, 1), RTP_BURST_GCC_RATE_LIMIT);
@@ -310,20 +209,13 @@ rtp_burst_gcc_new (const RtpBurstGccConfig * config)
   gcc->min_rate = lo;
   gcc->max_rate = MAX (hi, lo);
 
-  gcc->e = KALMAN_E0;
-  gcc->var_v = KALMAN_VAR0;
-  gcc->threshold = THRESHOLD0_MS;
-  gcc->signal = RTP_BURST_GCC_NORMAL;
+  gcc->detect = rtp_burst_gcc_detect_new ();
   gcc->state = RTP_BURST_GCC_INCREASE;
   gcc->delay_rate = clamp_rate (gcc, (gdouble) config->start_rate);
   gcc->loss_rate = gcc->delay_rate;
   gcc->rtt_ms = DEFAULT_RTT_MS;
 
-  tc.segment_size = FLOOR_SEGMENT;
-  tc.min_rate = 0;
-  tc.max_rate = 0;
-  tc.start_rate = rate_to_uint (gcc->delay_rate);
-  gcc->tfrc = rtp_burst_tfrc_new (&tc);
+  gcc->floor = rtp_burst_floor_new (rate_to_uint (gcc->delay_rate));
   return gcc;
 }
 
@@ -332,7 +224,8 @@ rtp_burst_gcc_free (RtpBurstGcc * gcc)
 {
   if (gcc == NULL)
     return;
-  rtp_burst_tfrc_free (gcc->tfrc);
+  rtp_burst_floor_free (gcc->floor);
+  rtp_burst_gcc_detect_free (gcc->detect);
   g_free (gcc);
 }
 
@@ -407,147 +300,6 @@ received_rate (const RtpBurstGcc * gcc)
     return 0;
   return MIN ((gdouble) gcc->window_bytes * 8.0 * 1000.0 / RATE_WINDOW,
       (gdouble) RTP_BURST_GCC_RATE_LIMIT);
-}
-
-/* The arrival-time filter (5.3): the Kalman filter's m(i) from d(i), and
- * the smallest inter-departure time of the last groups for f_max. */
-static void
-kalman_update (RtpBurstGcc * gcc, gdouble d, gdouble min_departure)
-{
-  gdouble z, zc, limit, alpha, k;
-
-  z = d - gcc->m;
-  /* alpha = (1 - chi)^(30 / (1000 f_max)), f_max = 1 / min_departure
-   * per ms */
-  alpha = pow (1.0 - KALMAN_CHI, 30.0 * min_departure / 1000.0);
-  limit = 3.0 * sqrt (gcc->var_v);
-  zc = CLAMP (z, -limit, limit);
-  gcc->var_v = MAX (alpha * gcc->var_v + (1.0 - alpha) * zc * zc,
-      KALMAN_VAR_MIN);
-  k = (gcc->e + KALMAN_Q) / (gcc->var_v + gcc->e + KALMAN_Q);
-  gcc->m += z * k;
-  gcc->e = (1.0 - k) * (gcc->e + KALMAN_Q);
-}
-
-/* The adaptive threshold (5.4), with the group's inter-arrival time. */
-static void
-threshold_update (RtpBurstGcc * gcc, gdouble gradient, gdouble arrival_ms)
-{
-  gdouble a = fabs (gradient), k, step;
-
-  if (a - gcc->threshold > THRESHOLD_MAX_JUMP_MS)
-    return;
-  k = a < gcc->threshold ? K_D : K_U;
-  step = CLAMP (arrival_ms, 0.0, THRESHOLD_MAX_STEP_MS);
-  gcc->threshold += step * k * (a - gcc->threshold);
-  gcc->threshold = CLAMP (gcc->threshold, THRESHOLD_MIN_MS, THRESHOLD_MAX_MS);
-}
-
-/* The over-use detector (5.4), for a group received at @t. */
-static void
-detect (RtpBurstGcc * gcc, gdouble prev_m, guint64 t)
-{
-  if (gcc->gradient > gcc->threshold) {
-    if (!gcc->above) {
-      gcc->above = TRUE;
-      gcc->above_since = t;
-    }
-    if (t >= gcc->above_since && t - gcc->above_since >= OVERUSE_TIME_NS &&
-        gcc->m >= prev_m) {
-      gcc->signal = RTP_BURST_GCC_OVERUSE;
-      gcc->overuse_in_report = TRUE;
-    } else {
-      gcc->signal = RTP_BURST_GCC_NORMAL;
-    }
-  } else {
-    gcc->above = FALSE;
-    gcc->signal = gcc->gradient < -gcc->threshold ?
-        RTP_BURST_GCC_UNDERUSE : RTP_BURST_GCC_NORMAL;
-  }
-}
-
-/* Group @cur follows group @prev: d(i) through the filter and the
- * detector. */
-static void
-group_delta (RtpBurstGcc * gcc, const Group * prev, const Group * cur)
-{
-  gdouble send_ms, arrival_ms, d, min_departure, prev_m;
-  guint i;
-
-  send_ms = diff_ms (cur->last_send, prev->last_send);
-  arrival_ms = diff_ms (cur->last_arrival, prev->last_arrival);
-  d = arrival_ms - send_ms;
-  if (send_ms <= 0 || fabs (d) > MAX_DELAY_VARIATION_MS)
-    return;
-
-  gcc->departures[gcc->departure_pos] = send_ms;
-  gcc->departure_pos = (gcc->departure_pos + 1) % DEPARTURE_HISTORY;
-  if (gcc->n_departures < DEPARTURE_HISTORY)
-    gcc->n_departures++;
-  min_departure = gcc->departures[0];
-  for (i = 1; i < gcc->n_departures; i++)
-    min_departure = MIN (min_departure, gcc->departures[i]);
-
-  prev_m = gcc->m;
-  kalman_update (gcc, d, min_departure);
-  gcc->n_deltas++;
-  gcc->gradient = MIN (gcc->n_deltas, MAX_DELTAS) * gcc->m;
-  threshold_update (gcc, gcc->gradient, arrival_ms);
-  detect (gcc, prev_m, cur->last_arrival);
-}
-
-static void
-group_start (Group * g, const RtpBurstFeedbackPacket * p)
-{
-  g->valid = TRUE;
-  g->first_send = g->last_send = p->send_time;
-  g->first_arrival = g->last_arrival = p->arrival;
-}
-
-/* Whether @p belongs to group @g (5.2). */
-static gboolean
-group_takes (const Group * g, const RtpBurstFeedbackPacket * p)
-{
-  gdouble arrival_ms, send_ms;
-
-  if (p->send_time - g->first_send <= BURST_TIME_NS)
-    return TRUE;
-  /* a burst: it arrives within the burst time of the group's last
-   * packet, and sooner than sent after it */
-  arrival_ms = diff_ms (p->arrival, g->last_arrival);
-  send_ms = diff_ms (p->send_time, g->last_send);
-  return arrival_ms < BURST_TIME_MS && arrival_ms - send_ms < 0 &&
-      diff_ms (p->arrival, g->first_arrival) < MAX_BURST_MS;
-}
-
-/* A received packet for the arrival-time model (5.1, 5.2). */
-static void
-model_add (RtpBurstGcc * gcc, const RtpBurstFeedbackPacket * p)
-{
-  Group *g = &gcc->cur;
-
-  if (gcc->have_model_seq && p->seq <= gcc->model_seq)
-    return;
-  gcc->have_model_seq = TRUE;
-  gcc->model_seq = p->seq;
-
-  if (!g->valid) {
-    group_start (g, p);
-    return;
-  }
-  if (p->send_time < g->first_send)
-    return;
-  if (group_takes (g, p)) {
-    g->last_send = MAX (g->last_send, p->send_time);
-    g->last_arrival = MAX (g->last_arrival, p->arrival);
-    g->first_arrival = MIN (g->first_arrival, p->arrival);
-    return;
-  }
-  /* @p opens the next group: the current one is complete */
-  if (gcc->prev.valid)
-    group_delta (gcc, &gcc->prev, g);
-  gcc->prev = *g;
-  group_start (g, p);
 }
 
 /* The exponential average and variance of R_hat at decreases (5.5). */
@@ -636,7 +388,7 @@ rate_control (RtpBurstGcc * gcc, guint64 now)
   RtpBurstGccState prev = gcc->state;
   gdouble r = received_rate (gcc), since_ms = 0, before = gcc->delay_rate;
 
-  signal = gcc->overuse_in_report ? RTP_BURST_GCC_OVERUSE : gcc->signal;
+  signal = rtp_burst_gcc_detect_signal (gcc->detect);
   /* not yet: nothing changes, the state neither */
   if (signal == RTP_BURST_GCC_OVERUSE && !reduce_due (gcc, now))
     return;
@@ -705,78 +457,12 @@ loss_control (RtpBurstGcc * gcc, guint lost, guint n, guint64 now)
   gcc->win_packets = gcc->win_lost = 0;
 }
 
-/* Loss events reported at @now: their times, for how long the floor
- * stays in force. */
-static void
-note_loss_events (RtpBurstGcc * gcc, guint64 events, guint64 now)
-{
-  if (events <= gcc->loss_events || now == RTP_BURST_TIME_NONE)
-    return;
-  gcc->loss_events = events;
-  if (gcc->have_event && now > gcc->last_event) {
-    gcc->event_gaps[gcc->event_gap_pos] = now - gcc->last_event;
-    gcc->event_gap_pos = (gcc->event_gap_pos + 1) % FLOOR_GAPS;
-  }
-  gcc->have_event = TRUE;
-  gcc->last_event = now;
-}
-
-/* Whether losses still come about as often as they did at @now. */
-static gboolean
-losses_recent (const RtpBurstGcc * gcc, guint64 now)
-{
-  guint64 memory = FLOOR_MEMORY_NS;
-  guint i;
-
-  if (!gcc->have_event)
-    return FALSE;
-  if (now == RTP_BURST_TIME_NONE || now <= gcc->last_event)
-    return TRUE;
-  for (i = 0; i < FLOOR_GAPS; i++)
-    if (gcc->event_gaps[i] <= G_MAXUINT64 / FLOOR_SPAN)
-      memory = MAX (memory, FLOOR_SPAN * gcc->event_gaps[i]);
-  return now - gcc->last_event <= memory;
-}
-
-/* The TCP-fair floor at @now, bit/s: the rate a TCP flow (NewReno's
- * equation or CUBIC's, the higher) would have at the loss event rate and
- * round trip seen, while losses still come about as often as they did.
- * 0 before the second loss event, and once they stop. */
-static gdouble
-tcp_floor (RtpBurstGcc * gcc, guint64 now)
-{
-  RtpBurstTfrcReport r;
-  guint n;
-  gdouble p;
-
-  gcc->floor_p = 0;
-  rtp_burst_tfrc_report (gcc->tfrc, &r);
-  note_loss_events (gcc, r.loss_events, now);
-  /* the first event's interval is seeded from the receive rate (RFC 5348
-   * 6.3.1), not measured: left out while it is among the last */
-  n = MIN (r.n_intervals, RTP_BURST_TFRC_N_INTERVALS);
-  if (r.loss_events <= RTP_BURST_TFRC_N_INTERVALS && n > 0)
-    n--;
-  if (n == 0 || !losses_recent (gcc, now) || r.rtt == RTP_BURST_TIME_NONE)
-    return 0;
-  /* a TCP losing more than that many packets is in timeouts, which the
-   * equations do not cover: the loss-based controller decreases */
-  if (gcc->loss > LOSS_HIGH)
-    return 0;
-  p = rtp_burst_tfrc_loss_event_rate (r.intervals[0], &r.intervals[1], n);
-  gcc->floor_p = p;
-  if (!(p > 0))
-    return 0;
-  return MAX (rtp_burst_tfrc_equation (FLOOR_SEGMENT, r.rtt, p),
-      rtp_burst_tfrc_cubic_equation (FLOOR_SEGMENT, r.rtt, p));
-}
-
 void
 rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
     const RtpBurstFeedbackPacket * pkts, guint n, guint64 now, guint64 rtt)
 {
   guint i, n_new = 0, n_lost = 0, n_received = 0;
-  gdouble r_hat;
+  gdouble floor;
 
   g_return_if_fail (gcc != NULL);
   g_return_if_fail (pkts != NULL || n == 0);
@@ -786,7 +472,7 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
   if (n == 0)
     return;
 
-  gcc->overuse_in_report = FALSE;
+  rtp_burst_gcc_detect_begin (gcc->detect);
   for (i = 0; i < n; i++) {
     const RtpBurstFeedbackPacket *p = &pkts[i];
 
@@ -795,11 +481,11 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
         n_new++;
         n_lost++;
         gcc->lost++;
-        gcc->taken_loss += (1 - gcc->taken_loss) / FLOOR_LOSS_PACKETS;
+        rtp_burst_floor_count (gcc->floor, TRUE);
         continue;
       case PACKET_NEW_RECEIVED:
         n_new++;
-        gcc->taken_loss -= gcc->taken_loss / FLOOR_LOSS_PACKETS;
+        rtp_burst_floor_count (gcc->floor, FALSE);
         break;
       case PACKET_RECOVERED:
         gcc->lost--;
@@ -811,7 +497,7 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
     gcc->received++;
     n_received++;
     rate_add (gcc, p->arrival, p->size);
-    model_add (gcc, p);
+    rtp_burst_gcc_detect_add (gcc->detect, p);
   }
 
   if (n_received > 0)
@@ -824,15 +510,11 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
     loss_control (gcc, n_lost, n_new, now);
   gcc->loss_rate = clamp_rate (gcc, MIN (gcc->loss_rate, gcc->delay_rate));
 
-  rtp_burst_tfrc_on_feedback (gcc->tfrc, pkts, n, now, rtt);
-  /* (not before R_hat is known: nothing would bound it) */
-  r_hat = received_rate (gcc);
-  /* at most what the path takes: R_hat and what it lost beside it */
-  gcc->floor = r_hat > 0 ? MIN (tcp_floor (gcc, now),
-      r_hat / (1 - MIN (gcc->taken_loss, LOSS_HIGH))) : 0;
-  if (gcc->floor > 0) {
-    gcc->delay_rate = clamp_rate (gcc, MAX (gcc->delay_rate, gcc->floor));
-    gcc->loss_rate = clamp_rate (gcc, MAX (gcc->loss_rate, gcc->floor));
+  floor = rtp_burst_floor_on_feedback (gcc->floor, pkts, n, now, rtt,
+      received_rate (gcc), gcc->loss, LOSS_HIGH);
+  if (floor > 0) {
+    gcc->delay_rate = clamp_rate (gcc, MAX (gcc->delay_rate, floor));
+    gcc->loss_rate = clamp_rate (gcc, MAX (gcc->loss_rate, floor));
   }
 }
 
@@ -864,13 +546,17 @@ rtp_burst_gcc_probe_result (RtpBurstGcc * gcc, guint64 rate)
 void
 rtp_burst_gcc_report (const RtpBurstGcc * gcc, RtpBurstGccReport * out)
 {
+  RtpBurstFloorReport floor;
+  RtpBurstGccDetectReport detect;
+
   g_return_if_fail (gcc != NULL);
   g_return_if_fail (out != NULL);
 
-  out->gradient = gcc->gradient;
-  out->offset = gcc->m;
-  out->threshold = gcc->threshold;
-  out->signal = gcc->signal;
+  rtp_burst_gcc_detect_report (gcc->detect, &detect);
+  out->gradient = detect.gradient;
+  out->offset = detect.offset;
+  out->threshold = detect.threshold;
+  out->signal = detect.signal;
   out->state = gcc->state;
   out->near_max = gcc->near_max;
   out->received_rate = rate_to_uint (received_rate (gcc));
@@ -879,12 +565,13 @@ rtp_burst_gcc_report (const RtpBurstGcc * gcc, RtpBurstGccReport * out)
   out->loss_updates = gcc->loss_updates;
   out->delay_rate = rate_to_uint (gcc->delay_rate);
   out->loss_rate = rate_to_uint (gcc->loss_rate);
-  out->loss_event_rate = gcc->floor_p;
-  out->floor_rate = rate_to_uint (gcc->floor);
-  out->floor_loss = gcc->taken_loss;
+  rtp_burst_floor_report (gcc->floor, &floor);
+  out->loss_event_rate = floor.loss_event_rate;
+  out->floor_rate = rate_to_uint (floor.rate);
+  out->floor_loss = floor.taken_loss;
   out->target = rtp_burst_gcc_target (gcc);
   out->avg_max_rate = gcc->have_avg ? rate_to_uint (gcc->avg_max) : 0;
-  out->groups = gcc->n_deltas;
+  out->groups = detect.groups;
   out->received = gcc->received;
   out->lost = gcc->lost;
 }

@@ -61,7 +61,8 @@
  *                alone would give it the link (GCC's known starvation
  *                beside such flows in drop-tail queues)
  *
- * Where it departs from the draft, and why, is said in rtpburstgcc.c.
+ * Where it departs from the draft, and why, is said in rtpburstgcc.c and
+ * rtpburstgccdetect.c; the floor's reasons in rtpburstfloor.c.
  * Only differences of the arrival times matter: the receiver's clock may
  * have any origin.  Pure arithmetic on what it is given: no clock, no
  * lock, GLib only.  Times in ns, rates in bit/s.
@@ -73,6 +74,7 @@
 #include <glib.h>
 
 #include "rtpburstfeedback.h"
+#include "rtpburstgccdetect.h"
 #include "rtpburstschedule.h"
 
 G_BEGIN_DECLS
@@ -87,14 +89,6 @@ typedef struct
 
 /* No rate goes above this: 1 Tbit/s. */
 #define RTP_BURST_GCC_RATE_LIMIT (G_GUINT64_CONSTANT (1000000000000))
-
-/* The over-use detector's signal (5.4). */
-typedef enum
-{
-  RTP_BURST_GCC_NORMAL = 0,
-  RTP_BURST_GCC_OVERUSE,
-  RTP_BURST_GCC_UNDERUSE,
-} RtpBurstGccSignal;
 
 /* The delay-based rate controller's state (5.5). */
 typedef enum
