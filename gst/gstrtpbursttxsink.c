@@ -86,21 +86,14 @@
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/types.h>
-#include <sys/uio.h>
-#include <linux/errqueue.h>
-#include <linux/net_tstamp.h>
 
 #include "gstrtpburstlock.h"
 #include "gstrtpbursttxsink.h"
-#include "rtpbursttxtime.h"
+#include "gstrtpbursttxsocket.h"
+#include "gstrtpbursttxtiming.h"
 
-GST_DEBUG_CATEGORY_STATIC (rtp_burst_tx_sink_debug);
+GST_DEBUG_CATEGORY (rtp_burst_tx_sink_debug);
 #define GST_CAT_DEFAULT rtp_burst_tx_sink_debug
 
 #define STATS_NAME "application/x-rtp-burst-tx-sink-stats"
@@ -213,17 +206,6 @@ struct _GstRtpBurstTxSink
   guint64 stats[N_STATS];       /* the counters; leads below */
   gint64 last_lead, max_lead;
 };
-
-/* The clocks of one render call: the pipeline clock's parameters and its
- * offset from the kernel clock. */
-typedef struct
-{
-  gboolean valid;               /* txtime in force and a clock */
-  GstClockTime base_time, latency, render_delay;
-  GstClockTimeDiff ts_offset;
-  gint64 offset;                /* pipeline clock -> kernel clock */
-  guint64 kernel_now;
-} TxClock;
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
@@ -529,69 +511,6 @@ gst_rtp_burst_tx_sink_get_property (GObject * object, guint prop_id,
 }
 
 static gboolean
-open_socket (GstRtpBurstTxSink * self, const gchar * host, gint port)
-{
-  struct addrinfo hints, *res = NULL;
-  gchar service[8];
-  gint err;
-
-  memset (&hints, 0, sizeof (hints));
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_DGRAM;
-  hints.ai_flags = AI_NUMERICSERV;
-  g_snprintf (service, sizeof (service), "%d", port);
-  err = getaddrinfo (host, service, &hints, &res);
-  if (err != 0 || res == NULL) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("Could not resolve host '%s'.", host),
-        ("getaddrinfo: %s", gai_strerror (err)));
-    return FALSE;
-  }
-  self->fd = socket (res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  if (self->fd < 0) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not create a UDP socket."), ("socket: %s", g_strerror (errno)));
-    freeaddrinfo (res);
-    return FALSE;
-  }
-  memcpy (&self->addr, res->ai_addr, res->ai_addrlen);
-  self->addr_len = res->ai_addrlen;
-  freeaddrinfo (res);
-  return TRUE;
-}
-
-/* SO_TXTIME with error reports on the socket; a warning if refused. */
-static gboolean
-set_txtime (GstRtpBurstTxSink * self, GstRtpBurstTxClock which)
-{
-  struct sock_txtime config;
-  gint err;
-
-  memset (&config, 0, sizeof (config));
-  config.clockid = self->kernel_clock;
-  config.flags = SOF_TXTIME_REPORT_ERRORS;
-  if (setsockopt (self->fd, SOL_SOCKET, SO_TXTIME, &config,
-          sizeof (config)) == 0)
-    return TRUE;
-
-  err = errno;
-  if (err == EPERM && which == GST_RTP_BURST_TX_CLOCK_TAI) {
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("Release times on CLOCK_TAI need the CAP_NET_ADMIN capability: "
-            "the sink paces the packets itself."),
-        ("setsockopt (SO_TXTIME, CLOCK_TAI): %s; sync is on while the sink "
-            "runs", g_strerror (err)));
-  } else {
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("The kernel does not take release times for this socket: the sink "
-            "paces the packets itself."),
-        ("setsockopt (SO_TXTIME): %s (needs Linux 4.19 or later); sync is "
-            "on while the sink runs", g_strerror (err)));
-  }
-  return FALSE;
-}
-
-static gboolean
 gst_rtp_burst_tx_sink_start (GstBaseSink * sink)
 {
   GstRtpBurstTxSink *self = GST_RTP_BURST_TX_SINK (sink);
@@ -613,7 +532,9 @@ gst_rtp_burst_tx_sink_start (GstBaseSink * sink)
   self->warned_send = self->warned_missed = FALSE;
   self->kernel_clock = which == GST_RTP_BURST_TX_CLOCK_TAI ?
       CLOCK_TAI : CLOCK_MONOTONIC;
-  if (!open_socket (self, host ? host : DEFAULT_HOST, port)) {
+  self->fd = gst_rtp_burst_tx_socket_open (GST_ELEMENT (self),
+      host ? host : DEFAULT_HOST, port, &self->addr, &self->addr_len);
+  if (self->fd < 0) {
     g_free (host);
     return FALSE;
   }
@@ -621,7 +542,8 @@ gst_rtp_burst_tx_sink_start (GstBaseSink * sink)
   g_free (host);
 
   if (want)
-    active = set_txtime (self, which);
+    active = gst_rtp_burst_tx_socket_set_txtime (GST_ELEMENT (self),
+        self->fd, self->kernel_clock);
   LOCK (self);
   self->txtime_active = active;
   UNLOCK (self);
@@ -664,171 +586,20 @@ gst_rtp_burst_tx_sink_stop (GstBaseSink * sink)
   return TRUE;
 }
 
-static guint64
-kernel_time (clockid_t id)
-{
-  struct timespec ts;
-
-  clock_gettime (id, &ts);
-  return GST_TIMESPEC_TO_TIME (ts);
-}
-
-/* The kernel clock a GstSystemClock reads, if it is one that is not
- * slaved to another clock (its time is then that kernel clock's). */
-static gboolean
-system_clock_id (GstClock * clock, clockid_t * id)
-{
-  GstClockTime internal, external, num, denom;
-  GstClockType type;
-
-  if (G_OBJECT_TYPE (clock) != GST_TYPE_SYSTEM_CLOCK)
-    return FALSE;
-  gst_clock_get_calibration (clock, &internal, &external, &num, &denom);
-  if (internal != external || num != denom)
-    return FALSE;
-  g_object_get (clock, "clock-type", &type, NULL);
-  switch (type) {
-    case GST_CLOCK_TYPE_MONOTONIC:
-      *id = CLOCK_MONOTONIC;
-      return TRUE;
-    case GST_CLOCK_TYPE_REALTIME:
-      *id = CLOCK_REALTIME;
-      return TRUE;
-    case GST_CLOCK_TYPE_TAI:
-      *id = CLOCK_TAI;
-      return TRUE;
-    default:
-      return FALSE;
-  }
-}
-
-/* The pipeline clock's parameters and its offset from the kernel clock,
- * read once per render call. */
-static void
-tx_clock_read (GstRtpBurstTxSink * self, TxClock * c)
-{
-  GstBaseSink *sink = GST_BASE_SINK (self);
-  GstClock *clock;
-  clockid_t source;
-  guint64 before, after;
-  gboolean active;
-
-  memset (c, 0, sizeof (*c));
-  LOCK (self);
-  active = self->txtime_active;
-  UNLOCK (self);
-  GST_OBJECT_LOCK (self);
-  clock = active ? GST_ELEMENT_CLOCK (self) : NULL;
-  if (clock)
-    gst_object_ref (clock);
-  c->base_time = GST_ELEMENT_CAST (self)->base_time;
-  GST_OBJECT_UNLOCK (self);
-  if (clock == NULL)
-    return;
-
-  c->latency = gst_base_sink_get_latency (sink);
-  c->ts_offset = gst_base_sink_get_ts_offset (sink);
-  c->render_delay = gst_base_sink_get_render_delay (sink);
-  if (!GST_CLOCK_TIME_IS_VALID (c->latency))
-    c->latency = 0;
-  if (!GST_CLOCK_TIME_IS_VALID (c->render_delay))
-    c->render_delay = 0;
-
-  if (system_clock_id (clock, &source)) {
-    if (source == self->kernel_clock) {
-      /* the same clock: exact */
-      c->kernel_now = kernel_time (self->kernel_clock);
-      c->offset = 0;
-    } else {
-      before = kernel_time (source);
-      c->kernel_now = kernel_time (self->kernel_clock);
-      after = kernel_time (source);
-      c->offset = rtp_burst_txtime_offset (before, c->kernel_now, after);
-    }
-  } else {
-    before = gst_clock_get_time (clock);
-    c->kernel_now = kernel_time (self->kernel_clock);
-    after = gst_clock_get_time (clock);
-    c->offset = rtp_burst_txtime_offset (before, c->kernel_now, after);
-  }
-  c->valid = TRUE;
-  gst_object_unref (clock);
-}
-
-/* A buffer's release time on the kernel clock, if it has one. */
-static gboolean
-buffer_txtime (GstRtpBurstTxSink * self, GstBuffer * buffer,
-    const TxClock * c, guint64 * txtime)
-{
-  GstSegment *segment = &GST_BASE_SINK (self)->segment;
-  GstClockTime ts = GST_BUFFER_DTS_OR_PTS (buffer);
-  GstClockTime running_time;
-  guint64 clock_time;
-
-  if (!c->valid || !GST_CLOCK_TIME_IS_VALID (ts) ||
-      segment->format != GST_FORMAT_TIME)
-    return FALSE;
-  running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME, ts);
-  if (!GST_CLOCK_TIME_IS_VALID (running_time))
-    return FALSE;
-  return rtp_burst_txtime_clock_time (running_time, c->base_time,
-      c->latency, c->ts_offset, c->render_delay, &clock_time) &&
-      rtp_burst_txtime_to_kernel (clock_time, c->offset, txtime);
-}
-
-/* Reads the socket's error queue: the qdisc's reports of packets it
- * dropped for their release time. */
+/* Counts the qdisc's reports of packets it dropped for their release
+ * time; one warning. */
 static void
 drain_errors (GstRtpBurstTxSink * self)
 {
-  guint64 missed = 0, invalid = 0, last = 0;
+  GstRtpBurstTxErrors e;
 
-  for (;;) {
-    union
-    {
-      gchar buf[CMSG_SPACE (sizeof (struct sock_extended_err) +
-              sizeof (struct sockaddr_in6))];
-      struct cmsghdr align;
-    } control;
-    gchar data[64];
-    struct iovec iov = { data, sizeof (data) };
-    struct msghdr msg;
-    struct cmsghdr *cm;
-
-    memset (&msg, 0, sizeof (msg));
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof (control.buf);
-    if (recvmsg (self->fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) {
-      if (errno == EINTR)
-        continue;
-      break;                    /* EAGAIN: empty */
-    }
-    for (cm = CMSG_FIRSTHDR (&msg); cm; cm = CMSG_NXTHDR (&msg, cm)) {
-      struct sock_extended_err ee;
-
-      if (!((cm->cmsg_level == SOL_IP && cm->cmsg_type == IP_RECVERR) ||
-              (cm->cmsg_level == SOL_IPV6 && cm->cmsg_type == IPV6_RECVERR)))
-        continue;
-      memcpy (&ee, CMSG_DATA (cm), sizeof (ee));
-      if (ee.ee_origin != SO_EE_ORIGIN_TXTIME)
-        continue;
-      last = rtp_burst_txtime_from_error (ee.ee_data, ee.ee_info);
-      if (ee.ee_code == SO_EE_CODE_TXTIME_MISSED)
-        missed++;
-      else
-        invalid++;
-      GST_LOG_OBJECT (self, "qdisc dropped the packet of release time %"
-          G_GUINT64_FORMAT ": %s", last, g_strerror (ee.ee_errno));
-    }
-  }
-  if (missed == 0 && invalid == 0)
+  gst_rtp_burst_tx_socket_read_errors (GST_ELEMENT (self), self->fd, &e);
+  if (e.missed == 0 && e.invalid == 0)
     return;
 
   LOCK (self);
-  self->stats[STAT_TXTIME_MISSED] += missed;
-  self->stats[STAT_TXTIME_INVALID] += invalid;
+  self->stats[STAT_TXTIME_MISSED] += e.missed;
+  self->stats[STAT_TXTIME_INVALID] += e.invalid;
   UNLOCK (self);
   if (!self->warned_missed) {
     self->warned_missed = TRUE;
@@ -837,24 +608,20 @@ drain_errors (GstRtpBurstTxSink * self)
             "time."), ("%" G_GUINT64_FORMAT " late, %" G_GUINT64_FORMAT
             " with a release time it does not take (the last %"
             G_GUINT64_FORMAT " ns); with etf, a larger delta or fq may help; "
-            "the stats count the next ones", missed, invalid, last));
+            "the stats count the next ones", e.missed, e.invalid, e.last));
   }
 }
 
 static void
-send_buffer (GstRtpBurstTxSink * self, GstBuffer * buffer, const TxClock * c)
+send_buffer (GstRtpBurstTxSink * self, GstBuffer * buffer,
+    const GstRtpBurstTxTiming * t)
 {
   GstMapInfo maps[MAX_IOV];
   struct iovec iov[MAX_IOV];
-  union
-  {
-    gchar buf[CMSG_SPACE (sizeof (guint64))];
-    struct cmsghdr align;
-  } control;
-  struct msghdr msg;
   guint n = gst_buffer_n_memory (buffer), i, mapped = 0;
   GstBuffer *merged = NULL;
   gsize size = 0;
+  GstClockTime clock_time = GST_CLOCK_TIME_NONE;
   guint64 txtime = 0;
   gboolean timed;
   gssize sent;
@@ -878,34 +645,14 @@ send_buffer (GstRtpBurstTxSink * self, GstBuffer * buffer, const TxClock * c)
     mapped++;
   }
 
-  memset (&msg, 0, sizeof (msg));
-  msg.msg_name = &self->addr;
-  msg.msg_namelen = self->addr_len;
-  msg.msg_iov = iov;
-  msg.msg_iovlen = mapped;
-  timed = buffer_txtime (self, buffer, c, &txtime);
-  if (timed) {
-    struct cmsghdr *cm;
-
-    memset (&control, 0, sizeof (control));
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof (control.buf);
-    cm = CMSG_FIRSTHDR (&msg);
-    cm->cmsg_level = SOL_SOCKET;
-    cm->cmsg_type = SCM_TXTIME;
-    cm->cmsg_len = CMSG_LEN (sizeof (guint64));
-    memcpy (CMSG_DATA (cm), &txtime, sizeof (guint64));
-  }
-
+  timed = gst_rtp_burst_tx_timing_buffer (GST_BASE_SINK (self), t, buffer,
+      &clock_time, &txtime);
   if (mapped < n) {
     sent = -1;
     err = EFAULT;
   } else {
-    do {
-      sent = sendmsg (self->fd, &msg, 0);
-    } while (sent < 0 && errno == EINTR);
-    if (sent < 0)
-      err = errno;
+    sent = gst_rtp_burst_tx_socket_send (self->fd, &self->addr,
+        self->addr_len, iov, mapped, timed, txtime, &err);
   }
   for (i = 0; i < mapped; i++)
     gst_memory_unmap (maps[i].memory, &maps[i]);
@@ -919,9 +666,9 @@ send_buffer (GstRtpBurstTxSink * self, GstBuffer * buffer, const TxClock * c)
     self->stats[STAT_PACKETS_SENT]++;
     self->stats[STAT_BYTES_SENT] += size;
     if (timed) {
-      gint64 lead = txtime >= c->kernel_now ?
-          (gint64) MIN (txtime - c->kernel_now, (guint64) G_MAXINT64) :
-          -(gint64) MIN (c->kernel_now - txtime, (guint64) G_MAXINT64);
+      gint64 lead = txtime >= t->kernel_now ?
+          (gint64) MIN (txtime - t->kernel_now, (guint64) G_MAXINT64) :
+          -(gint64) MIN (t->kernel_now - txtime, (guint64) G_MAXINT64);
 
       self->stats[STAT_TIMED]++;
       if (lead < 0)
@@ -944,15 +691,27 @@ send_buffer (GstRtpBurstTxSink * self, GstBuffer * buffer, const TxClock * c)
   }
 }
 
+static void
+timing_read (GstRtpBurstTxSink * self, GstRtpBurstTxTiming * t)
+{
+  gboolean active;
+
+  LOCK (self);
+  active = self->txtime_active;
+  UNLOCK (self);
+  gst_rtp_burst_tx_timing_read (GST_BASE_SINK (self), active,
+      self->kernel_clock, t);
+}
+
 static GstFlowReturn
 gst_rtp_burst_tx_sink_render (GstBaseSink * sink, GstBuffer * buffer)
 {
   GstRtpBurstTxSink *self = GST_RTP_BURST_TX_SINK (sink);
-  TxClock c;
+  GstRtpBurstTxTiming t;
 
   TSAN_ACQUIRE (self);
-  tx_clock_read (self, &c);
-  send_buffer (self, buffer, &c);
+  timing_read (self, &t);
+  send_buffer (self, buffer, &t);
   drain_errors (self);
   TSAN_RELEASE (self);
   return GST_FLOW_OK;
@@ -963,12 +722,12 @@ gst_rtp_burst_tx_sink_render_list (GstBaseSink * sink, GstBufferList * list)
 {
   GstRtpBurstTxSink *self = GST_RTP_BURST_TX_SINK (sink);
   guint i, n = gst_buffer_list_length (list);
-  TxClock c;
+  GstRtpBurstTxTiming t;
 
   TSAN_ACQUIRE (self);
-  tx_clock_read (self, &c);
+  timing_read (self, &t);
   for (i = 0; i < n; i++)
-    send_buffer (self, gst_buffer_list_get (list, i), &c);
+    send_buffer (self, gst_buffer_list_get (list, i), &t);
   drain_errors (self);
   TSAN_RELEASE (self);
   return GST_FLOW_OK;
