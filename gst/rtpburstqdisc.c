@@ -89,7 +89,7 @@ find_attr (const guint8 * attrs, gsize len, guint16 type,
           G_GSIZE_FORMAT " are left", rta.rta_len, len);
       return FALSE;
     }
-    if (rta.rta_type == type) {
+    if ((rta.rta_type & NLA_TYPE_MASK) == type) {
       *data = attrs + RTA_LENGTH (0);
       *dlen = rta.rta_len - RTA_LENGTH (0);
       return TRUE;
@@ -171,6 +171,65 @@ rtp_burst_qdisc_parse_route (const guint8 * buf, gsize len, guint32 seq,
   }
 }
 
+/* The queues of priority 0's traffic class, from mqprio's map. */
+static void
+take_map (RtpBurstQdisc * q, const guint8 * data, gsize len)
+{
+  struct tc_mqprio_qopt map;
+  guint tc;
+
+  if (len < sizeof (map))
+    return;
+  memcpy (&map, data, sizeof (map));
+  tc = map.prio_tc_map[0];
+  if (tc >= map.num_tc || tc >= TC_QOPT_MAX_QUEUE)
+    return;
+  q->has_queues = TRUE;
+  q->first_queue = map.offset[tc];
+  q->n_queues = map.count[tc];
+}
+
+/* What the decision needs of a qdisc's TCA_OPTIONS: etf's clock, the
+ * queues mqprio and taprio give priority 0.  Options too short for their
+ * structure are ignored (the kernel's own are never). */
+static gboolean
+parse_options (RtpBurstQdisc * q, const guint8 * attrs, gsize len,
+    GError ** error)
+{
+  const guint8 *data, *inner;
+  gsize dlen, ilen;
+  GError *err = NULL;
+
+  q->clockid = -1;
+  if (!find_attr (attrs, len, TCA_OPTIONS, &data, &dlen, &err)) {
+    /* none (noqueue) */
+    if (err == NULL)
+      return TRUE;
+    g_propagate_error (error, err);
+    return FALSE;
+  }
+  if (strcmp (q->kind, "etf") == 0) {
+    struct tc_etf_qopt etf;
+
+    if (find_attr (data, dlen, TCA_ETF_PARMS, &inner, &ilen, &err) &&
+        ilen >= sizeof (etf)) {
+      memcpy (&etf, inner, sizeof (etf));
+      q->clockid = etf.clockid;
+    }
+  } else if (strcmp (q->kind, "mqprio") == 0) {
+    /* the structure first, attributes after it */
+    take_map (q, data, dlen);
+  } else if (strcmp (q->kind, "taprio") == 0) {
+    if (find_attr (data, dlen, TCA_TAPRIO_ATTR_PRIOMAP, &inner, &ilen, &err))
+      take_map (q, inner, ilen);
+  }
+  if (err) {
+    g_propagate_error (error, err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 gint
 rtp_burst_qdisc_parse_dump (const guint8 * buf, gsize len, guint32 seq,
     gint ifindex, GArray * qdiscs, GError ** error)
@@ -231,6 +290,9 @@ rtp_burst_qdisc_parse_dump (const guint8 * buf, gsize len, guint32 seq,
     if (tcm.tcm_ifindex != ifindex)
       continue;
     memcpy (q.kind, data, dlen);
+    if (!parse_options (&q, payload + NLMSG_ALIGN (sizeof (tcm)),
+            plen - NLMSG_ALIGN (sizeof (tcm)), error))
+      return -1;
     q.ifindex = tcm.tcm_ifindex;
     q.handle = tcm.tcm_handle;
     q.parent = tcm.tcm_parent;
@@ -252,39 +314,51 @@ kind_multiqueue (const gchar * kind)
 }
 
 /* Whether the qdiscs of @ifindex pace: a root fq or etf, or a multiqueue
- * root whose every queue has an fq or etf leaf.  @what: the root's kind,
- * and for a multiqueue root the kinds of its queues' qdiscs. */
-gboolean
-rtp_burst_qdisc_paces (const RtpBurstQdisc * qdiscs, guint n, gint ifindex,
-    gchar ** what)
+ * root with an fq or etf leaf on every queue the packets can take.
+ * @egress's qdisc: the root's kind, and for a multiqueue root the kinds of
+ * those queues' qdiscs. */
+void
+rtp_burst_qdisc_judge (const RtpBurstQdisc * qdiscs, guint n, gint ifindex,
+    RtpBurstQdiscEgress * egress)
 {
   const RtpBurstQdisc *root = NULL;
   GPtrArray *kinds;
   gchar *list;
-  gboolean paces = TRUE;
   guint i, j;
 
+  egress->paces = egress->fq = FALSE;
+  egress->etf_clockid = -1;
+  g_free (egress->qdisc);
   for (i = 0; i < n && root == NULL; i++)
     if (qdiscs[i].ifindex == ifindex && qdiscs[i].parent == TC_H_ROOT)
       root = &qdiscs[i];
   if (root == NULL) {
-    *what = g_strdup ("none");
-    return FALSE;
+    egress->qdisc = g_strdup ("none");
+    return;
   }
   if (!kind_multiqueue (root->kind)) {
-    *what = g_strdup (root->kind);
-    return kind_paces (root->kind);
+    egress->qdisc = g_strdup (root->kind);
+    egress->paces = kind_paces (root->kind);
+    egress->fq = strcmp (root->kind, "fq") == 0;
+    egress->etf_clockid = root->clockid;
+    return;
   }
 
   /* the queues: the root's children, their kinds once each */
   kinds = g_ptr_array_new ();
+  egress->paces = TRUE;
   for (i = 0; i < n; i++) {
     const RtpBurstQdisc *q = &qdiscs[i];
     gboolean leaf = TRUE, seen = FALSE;
+    guint queue = TC_H_MIN (q->parent) - 1;
 
     if (q == root || q->ifindex != ifindex || q->parent == TC_H_ROOT ||
         q->parent == TC_H_INGRESS ||
         TC_H_MAJ (q->parent) != TC_H_MAJ (root->handle))
+      continue;
+    /* a queue the packets do not take */
+    if (root->has_queues && (queue < root->first_queue ||
+            queue >= (guint) root->first_queue + root->n_queues))
       continue;
     /* a classful child (a handle of its own with children) is no leaf */
     for (j = 0; j < n && TC_H_MAJ (q->handle) != 0 &&
@@ -292,23 +366,26 @@ rtp_burst_qdisc_paces (const RtpBurstQdisc * qdiscs, guint n, gint ifindex,
       if (qdiscs[j].ifindex == ifindex && qdiscs[j].parent != TC_H_ROOT &&
           TC_H_MAJ (qdiscs[j].parent) == TC_H_MAJ (q->handle))
         leaf = FALSE;
-    paces = paces && leaf && kind_paces (q->kind);
+    egress->paces = egress->paces && leaf && kind_paces (q->kind);
+    if (leaf && strcmp (q->kind, "fq") == 0)
+      egress->fq = TRUE;
+    if (leaf && q->clockid >= 0 && egress->etf_clockid < 0)
+      egress->etf_clockid = q->clockid;
     for (j = 0; j < kinds->len && !seen; j++)
       seen = strcmp (g_ptr_array_index (kinds, j), q->kind) == 0;
     if (!seen)
       g_ptr_array_add (kinds, (gpointer) q->kind);
   }
   if (kinds->len == 0) {
-    *what = g_strdup_printf ("%s: no queues", root->kind);
-    paces = FALSE;
+    egress->qdisc = g_strdup_printf ("%s: no queues", root->kind);
+    egress->paces = FALSE;
   } else {
     g_ptr_array_add (kinds, NULL);
     list = g_strjoinv (",", (gchar **) kinds->pdata);
-    *what = g_strdup_printf ("%s: %s", root->kind, list);
+    egress->qdisc = g_strdup_printf ("%s: %s", root->kind, list);
     g_free (list);
   }
   g_ptr_array_free (kinds, TRUE);
-  return paces;
 }
 
 static void
@@ -445,6 +522,7 @@ rtp_burst_qdisc_egress (const struct sockaddr *dst,
   gboolean ok = FALSE;
 
   memset (egress, 0, sizeof (*egress));
+  egress->etf_clockid = -1;
   len = rtp_burst_qdisc_route_request (req, 1, dst);
   if (len == 0) {
     g_set_error (error, RTP_BURST_QDISC_ERROR,
@@ -470,8 +548,8 @@ rtp_burst_qdisc_egress (const struct sockaddr *dst,
   len = rtp_burst_qdisc_dump_request (req, 2, egress->ifindex);
   if (!transact (fd, req, len, buf, 2, egress->ifindex, NULL, qdiscs, error))
     goto out;
-  egress->paces = rtp_burst_qdisc_paces ((const RtpBurstQdisc *)
-      qdiscs->data, qdiscs->len, egress->ifindex, &egress->qdisc);
+  rtp_burst_qdisc_judge ((const RtpBurstQdisc *) qdiscs->data, qdiscs->len,
+      egress->ifindex, egress);
   ok = TRUE;
 
 out:

@@ -23,9 +23,11 @@
  * kernel over rtnetlink.  RTM_GETROUTE for the destination gives the
  * output device (RTA_OIF); an RTM_GETQDISC dump gives that device's
  * qdiscs.  The release times are in force where the root qdisc is fq or
- * etf, or a multiqueue root (mq, mqprio, taprio) whose every queue's qdisc
- * is fq or etf: a packet may take any queue.  pfifo_fast, noqueue,
- * fq_codel and the rest send a packet as it comes.
+ * etf, or a multiqueue root (mq, mqprio, taprio) whose every queue the
+ * packets can take has fq or etf: under mq any queue, under mqprio and
+ * taprio those of the traffic class of priority 0 (the sink's packets
+ * have no other).  pfifo_fast, noqueue, fq_codel and the rest send a
+ * packet as it comes; etf drops one without a release time.
  *
  * The parsing of the kernel's replies is apart from the socket, as pure
  * functions over byte buffers, for unit tests and fuzzing: a malformed
@@ -52,13 +54,17 @@ typedef enum
   RTP_BURST_QDISC_ERROR_SYSTEM,         /* the netlink socket failed */
 } RtpBurstQdiscError;
 
-/* One qdisc of a dump (struct tcmsg and TCA_KIND). */
+/* One qdisc of a dump (struct tcmsg, TCA_KIND, some of TCA_OPTIONS). */
 typedef struct
 {
   gint ifindex;
   guint32 handle;
   guint32 parent;
   gchar kind[16];
+  gint clockid;                 /* etf's clock; -1 for other kinds */
+  gboolean has_queues;          /* mqprio, taprio: the queues below */
+  guint16 first_queue;          /* of priority 0's traffic class */
+  guint16 n_queues;
 } RtpBurstQdisc;
 
 /* What the kernel will do with the release times of packets to a
@@ -69,6 +75,8 @@ typedef struct
   gchar device[16];             /* its name (IF_NAMESIZE) */
   gchar *qdisc;                 /* "fq", "mq: fq,pfifo_fast", "noqueue" */
   gboolean paces;               /* TRUE: fq or etf on every queue */
+  gboolean fq;                  /* fq on one of them */
+  gint etf_clockid;             /* etf on one of them: its clock; or -1 */
 } RtpBurstQdiscEgress;
 
 /* the pure parsers: @buf holds what one recv () returned; they return 1
@@ -80,8 +88,9 @@ gint     rtp_burst_qdisc_parse_route (const guint8 * buf, gsize len,
 gint     rtp_burst_qdisc_parse_dump  (const guint8 * buf, gsize len,
                                       guint32 seq, gint ifindex,
                                       GArray * qdiscs, GError ** error);
-gboolean rtp_burst_qdisc_paces       (const RtpBurstQdisc * qdiscs, guint n,
-                                      gint ifindex, gchar ** what);
+void     rtp_burst_qdisc_judge       (const RtpBurstQdisc * qdiscs, guint n,
+                                      gint ifindex,
+                                      RtpBurstQdiscEgress * egress);
 
 /* the requests, into @buf (at least RTP_BURST_QDISC_REQUEST_SIZE bytes);
  * return their length, 0 for an address family other than IPv4, IPv6 */

@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <linux/netlink.h>
@@ -39,6 +40,9 @@
 #include "rtpburstqdisc.h"
 
 /* --- building replies ----------------------------------------------------- */
+
+#define ROOT TC_H_ROOT
+#define H(maj, min) TC_H_MAKE ((guint32) (maj) << 16, (min))
 
 /* Starts a message of @type, @seq; its length is set by msg_end (). */
 static guint
@@ -111,14 +115,15 @@ add_route (GByteArray * b, guint32 seq, gint oif)
 }
 
 /* One qdisc of a dump: RTM_NEWQDISC with TCA_KIND (unless NULL) and
- * TCA_OPTIONS, as the kernel sends it. */
+ * TCA_OPTIONS (@options, else 12 zero bytes), as the kernel sends it. */
 static void
-add_qdisc (GByteArray * b, guint32 seq, gint ifindex, guint32 handle,
-    guint32 parent, const gchar * kind)
+add_qdisc_options (GByteArray * b, guint32 seq, gint ifindex,
+    guint32 handle, guint32 parent, const gchar * kind,
+    gconstpointer options, gsize len)
 {
   struct tcmsg tcm;
   guint start = msg_begin (b, RTM_NEWQDISC, seq);
-  guint8 options[12] = { 0 };
+  static const guint8 zero[12] = { 0 };
 
   memset (&tcm, 0, sizeof (tcm));
   tcm.tcm_family = AF_UNSPEC;
@@ -128,8 +133,60 @@ add_qdisc (GByteArray * b, guint32 seq, gint ifindex, guint32 handle,
   g_byte_array_append (b, (const guint8 *) &tcm, sizeof (tcm));
   if (kind)
     put_attr (b, TCA_KIND, kind, strlen (kind) + 1);
-  put_attr (b, TCA_OPTIONS, options, sizeof (options));
+  if (options)
+    put_attr (b, TCA_OPTIONS, options, len);
+  else
+    put_attr (b, TCA_OPTIONS, zero, sizeof (zero));
   msg_end (b, start);
+}
+
+static void
+add_qdisc (GByteArray * b, guint32 seq, gint ifindex, guint32 handle,
+    guint32 parent, const gchar * kind)
+{
+  add_qdisc_options (b, seq, ifindex, handle, parent, kind, NULL, 0);
+}
+
+/* etf's options: TCA_ETF_PARMS with @clockid */
+static void
+add_etf (GByteArray * b, guint32 seq, gint ifindex, guint32 handle,
+    guint32 parent, gint clockid)
+{
+  GByteArray *opt = g_byte_array_new ();
+  struct tc_etf_qopt etf = { 2000000, clockid, 0 };
+
+  put_attr (opt, TCA_ETF_PARMS, &etf, sizeof (etf));
+  add_qdisc_options (b, seq, ifindex, handle, parent, "etf", opt->data,
+      opt->len);
+  g_byte_array_free (opt, TRUE);
+}
+
+/* mqprio's (@nested FALSE) or taprio's (TRUE) map: two traffic classes,
+ * priority 0 in @tc; class 0 on queue 0, class 1 on queues 1 and 2 */
+static void
+add_mqprio (GByteArray * b, guint32 seq, gint ifindex, guint32 handle,
+    const gchar * kind, guint tc, gboolean nested)
+{
+  GByteArray *opt = g_byte_array_new ();
+  struct tc_mqprio_qopt map;
+  guint32 clockid = 11;
+
+  memset (&map, 0, sizeof (map));
+  map.num_tc = 2;
+  map.prio_tc_map[0] = tc;
+  map.count[0] = 1;
+  map.offset[0] = 0;
+  map.count[1] = 2;
+  map.offset[1] = 1;
+  if (nested) {
+    put_attr (opt, TCA_TAPRIO_ATTR_SCHED_CLOCKID, &clockid, 4);
+    put_attr (opt, TCA_TAPRIO_ATTR_PRIOMAP, &map, sizeof (map));
+  } else {
+    g_byte_array_append (opt, (const guint8 *) &map, sizeof (map));
+    pad4 (opt);
+  }
+  add_qdisc_options (b, seq, ifindex, handle, ROOT, kind, opt->data, opt->len);
+  g_byte_array_free (opt, TRUE);
 }
 
 static void
@@ -153,28 +210,35 @@ add_error (GByteArray * b, guint32 seq, gint32 code)
   msg_end (b, start);
 }
 
-#define ROOT TC_H_ROOT
-#define H(maj, min) TC_H_MAKE ((guint32) (maj) << 16, (min))
-
-/* Parses the dump @b (complete) for @ifindex: whether it paces, @what. */
-static gboolean
-dump_paces (GByteArray * b, gint ifindex, const gchar * what)
+/* Parses the dump @b (complete) for @ifindex: the verdict in @e, which
+ * must say @what. */
+static void
+dump_judge (GByteArray * b, gint ifindex, const gchar * what,
+    RtpBurstQdiscEgress * e)
 {
   GArray *q = g_array_new (FALSE, FALSE, sizeof (RtpBurstQdisc));
   GError *error = NULL;
-  gchar *have = NULL;
-  gboolean paces;
 
   fail_unless_equals_int (rtp_burst_qdisc_parse_dump (b->data, b->len, 7,
           ifindex, q, &error), 1);
   fail_unless (error == NULL);
-  paces = rtp_burst_qdisc_paces ((RtpBurstQdisc *) q->data, q->len, ifindex,
-      &have);
-  fail_unless_equals_string (have, what);
-  g_free (have);
+  memset (e, 0, sizeof (*e));
+  rtp_burst_qdisc_judge ((RtpBurstQdisc *) q->data, q->len, ifindex, e);
+  fail_unless_equals_string (e->qdisc, what);
   g_array_free (q, TRUE);
   g_byte_array_free (b, TRUE);
-  return paces;
+}
+
+/* Whether the dump @b says the qdiscs of @ifindex pace; they must be
+ * @what. */
+static gboolean
+dump_paces (GByteArray * b, gint ifindex, const gchar * what)
+{
+  RtpBurstQdiscEgress e;
+
+  dump_judge (b, ifindex, what, &e);
+  rtp_burst_qdisc_egress_clear (&e);
+  return e.paces;
 }
 
 /* --- tests --------------------------------------------------------------- */
@@ -303,7 +367,7 @@ GST_START_TEST (test_fq_root)
   fail_unless (dump_paces (b, 2, "fq"));
 
   b = g_byte_array_new ();
-  add_qdisc (b, 7, 3, H (0x100, 0), ROOT, "etf");
+  add_etf (b, 7, 3, H (0x100, 0), ROOT, CLOCK_TAI);
   add_done (b, 7, 0);
   fail_unless (dump_paces (b, 3, "etf"));
 }
@@ -349,18 +413,18 @@ GST_START_TEST (test_mq_fq)
   add_done (b, 7, 0);
   fail_unless (dump_paces (b, 2, "mq: fq"));
 
-  /* mqprio 100: with etf 8001: on its one queue */
+  /* mqprio 100: with etf 8001: on the queue of priority 0 */
   b = g_byte_array_new ();
-  add_qdisc (b, 7, 2, H (0x100, 0), ROOT, "mqprio");
-  add_qdisc (b, 7, 2, H (0x8001, 0), H (0x100, 1), "etf");
+  add_mqprio (b, 7, 2, H (0x100, 0), "mqprio", 0, FALSE);
+  add_etf (b, 7, 2, H (0x8001, 0), H (0x100, 1), CLOCK_TAI);
   add_done (b, 7, 0);
   fail_unless (dump_paces (b, 2, "mqprio: etf"));
 
-  /* taprio with fq and etf */
+  /* taprio with etf and fq on priority 0's two queues */
   b = g_byte_array_new ();
-  add_qdisc (b, 7, 2, H (0x100, 0), ROOT, "taprio");
-  add_qdisc (b, 7, 2, H (0x8001, 0), H (0x100, 1), "etf");
-  add_qdisc (b, 7, 2, H (0x8002, 0), H (0x100, 2), "fq");
+  add_mqprio (b, 7, 2, H (0x100, 0), "taprio", 1, TRUE);
+  add_etf (b, 7, 2, H (0x8001, 0), H (0x100, 2), CLOCK_TAI);
+  add_qdisc (b, 7, 2, H (0x8002, 0), H (0x100, 3), "fq");
   add_done (b, 7, 0);
   fail_unless (dump_paces (b, 2, "taprio: etf,fq"));
 }
@@ -393,6 +457,68 @@ GST_START_TEST (test_mq_not_all)
   add_qdisc (b, 7, 2, H (0x8001, 0), H (2, 1), "fq");
   add_done (b, 7, 0);
   fail_if (dump_paces (b, 2, "mq: fq,htb"));
+}
+
+GST_END_TEST;
+
+/* mqprio and taprio: only the queues of priority 0's traffic class count
+ * (class 0: queue 0, parent :1; class 1: queues 1 and 2). */
+GST_START_TEST (test_mqprio_queues)
+{
+  const gchar *kinds[] = { "mqprio", "taprio" };
+  RtpBurstQdiscEgress e;
+  GByteArray *b;
+  guint k;
+
+  for (k = 0; k < 2; k++) {
+    gchar *what;
+
+    /* priority 0 in class 0: etf on its queue, the others unused */
+    b = g_byte_array_new ();
+    add_mqprio (b, 7, 2, H (0x100, 0), kinds[k], 0, k == 1);
+    add_etf (b, 7, 2, H (0x8001, 0), H (0x100, 1), 11);
+    add_qdisc (b, 7, 2, 0, H (0x100, 2), "pfifo_fast");
+    add_qdisc (b, 7, 2, 0, H (0x100, 3), "pfifo_fast");
+    add_done (b, 7, 0);
+    what = g_strdup_printf ("%s: etf", kinds[k]);
+    dump_judge (b, 2, what, &e);
+    fail_unless (e.paces, "%s", kinds[k]);
+    fail_if (e.fq);
+    fail_unless_equals_int (e.etf_clockid, 11);
+    rtp_burst_qdisc_egress_clear (&e);
+    g_free (what);
+
+    /* priority 0 in class 1: queues 1 and 2, one of them pfifo_fast */
+    b = g_byte_array_new ();
+    add_mqprio (b, 7, 2, H (0x100, 0), kinds[k], 1, k == 1);
+    add_etf (b, 7, 2, H (0x8001, 0), H (0x100, 1), 11);
+    add_qdisc (b, 7, 2, H (0x8002, 0), H (0x100, 2), "fq");
+    add_qdisc (b, 7, 2, 0, H (0x100, 3), "pfifo_fast");
+    add_done (b, 7, 0);
+    what = g_strdup_printf ("%s: fq,pfifo_fast", kinds[k]);
+    dump_judge (b, 2, what, &e);
+    fail_if (e.paces, "%s", kinds[k]);
+    fail_unless (e.fq);
+    fail_unless_equals_int (e.etf_clockid, -1);
+    rtp_burst_qdisc_egress_clear (&e);
+    g_free (what);
+  }
+
+  /* a root etf's clock; fq's */
+  b = g_byte_array_new ();
+  add_etf (b, 7, 2, H (0x100, 0), ROOT, 11);
+  add_done (b, 7, 0);
+  dump_judge (b, 2, "etf", &e);
+  fail_unless (e.paces);
+  fail_unless_equals_int (e.etf_clockid, 11);
+  rtp_burst_qdisc_egress_clear (&e);
+  b = g_byte_array_new ();
+  add_qdisc (b, 7, 2, H (0x100, 0), ROOT, "fq");
+  add_done (b, 7, 0);
+  dump_judge (b, 2, "fq", &e);
+  fail_unless (e.fq);
+  fail_unless_equals_int (e.etf_clockid, -1);
+  rtp_burst_qdisc_egress_clear (&e);
 }
 
 GST_END_TEST;
@@ -510,6 +636,15 @@ GST_START_TEST (test_malformed)
   memcpy (b->data + NLMSG_HDRLEN + sizeof (struct tcmsg), &v, 2);
   expect_malformed (b, "long attribute");
 
+  /* options whose attributes do not fit */
+  b = g_byte_array_new ();
+  {
+    guint8 bad[8] = { 200, 0, 1, 0, 0, 0, 0, 0 };
+
+    add_qdisc_options (b, 7, 2, 0, ROOT, "etf", bad, sizeof (bad));
+  }
+  expect_malformed (b, "bad options");
+
   /* an error message without its code */
   b = g_byte_array_new ();
   v = msg_begin (b, NLMSG_ERROR, 7);
@@ -616,6 +751,7 @@ rtpburstqdisc_suite (void)
   tcase_add_test (tc, test_other_roots);
   tcase_add_test (tc, test_mq_fq);
   tcase_add_test (tc, test_mq_not_all);
+  tcase_add_test (tc, test_mqprio_queues);
   tcase_add_test (tc, test_dump_parts);
   tcase_add_test (tc, test_malformed);
   tcase_add_test (tc, test_garbage);
