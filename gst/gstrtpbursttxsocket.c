@@ -35,6 +35,9 @@
 
 #define GST_CAT_DEFAULT rtp_burst_tx_sink_debug
 
+/* memory blocks of a buffer sent as they are; more are merged first */
+#define MAX_IOV 16
+
 /* A UDP socket for the first address @host resolves to; -1 and an error
  * posted if none. */
 gint
@@ -103,10 +106,9 @@ gst_rtp_burst_tx_socket_set_txtime (GstElement * element, gint fd,
 
 /* One datagram of @iov, with the release time @txtime if @timed.  Returns
  * what sendmsg () returned, its errno in @err. */
-gssize
-gst_rtp_burst_tx_socket_send (gint fd, const struct sockaddr_storage *addr,
-    socklen_t addr_len, struct iovec *iov, guint n_iov, gboolean timed,
-    guint64 txtime, gint * err)
+static gssize
+send_iov (gint fd, const struct sockaddr_storage *addr, socklen_t addr_len,
+    struct iovec *iov, guint n_iov, gboolean timed, guint64 txtime, gint * err)
 {
   union
   {
@@ -140,6 +142,51 @@ gst_rtp_burst_tx_socket_send (gint fd, const struct sockaddr_storage *addr,
   } while (sent < 0 && errno == EINTR);
   if (sent < 0)
     *err = errno;
+  return sent;
+}
+
+/* @buffer as one datagram (its @size bytes), with the release time
+ * @txtime if @timed.  Returns what sendmsg () returned, its errno in @err. */
+gssize
+gst_rtp_burst_tx_socket_send (gint fd, const struct sockaddr_storage *addr,
+    socklen_t addr_len, GstBuffer * buffer, gboolean timed, guint64 txtime,
+    gsize * size, gint * err)
+{
+  GstMapInfo maps[MAX_IOV];
+  struct iovec iov[MAX_IOV];
+  guint n = gst_buffer_n_memory (buffer), i, mapped = 0;
+  GstBuffer *merged = NULL;
+  gssize sent;
+
+  if (n > MAX_IOV) {
+    /* one block */
+    merged = gst_buffer_new ();
+    gst_buffer_append_memory (merged, gst_buffer_get_all_memory (buffer));
+    buffer = merged;
+    n = 1;
+  }
+  *size = 0;
+  for (i = 0; i < n; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buffer, i);
+
+    if (!gst_memory_map (mem, &maps[mapped], GST_MAP_READ))
+      break;
+    iov[mapped].iov_base = maps[mapped].data;
+    iov[mapped].iov_len = maps[mapped].size;
+    *size += maps[mapped].size;
+    mapped++;
+  }
+
+  if (mapped < n) {
+    sent = -1;
+    *err = EFAULT;
+  } else {
+    sent = send_iov (fd, addr, addr_len, iov, mapped, timed, txtime, err);
+  }
+  for (i = 0; i < mapped; i++)
+    gst_memory_unmap (maps[i].memory, &maps[i]);
+  if (merged)
+    gst_buffer_unref (merged);
   return sent;
 }
 

@@ -19,10 +19,10 @@
 
 /*
  * rtpbursttxsink's socket: a UDP socket to one destination, SO_TXTIME on it,
- * one datagram sent with or without a release time (SCM_TXTIME), and the
- * qdisc's reports of packets it dropped for their release time, read from
- * the socket's error queue (MSG_ERRQUEUE, SO_EE_ORIGIN_TXTIME).  Errors
- * are posted on the element given.
+ * a buffer sent as one datagram with or without a release time
+ * (SCM_TXTIME), and the qdisc's reports of packets it dropped for their
+ * release time, read from the socket's error queue (MSG_ERRQUEUE,
+ * SO_EE_ORIGIN_TXTIME).  Errors are posted on the element given.
  */
 
 #ifndef __GST_RTP_BURST_TX_SOCKET_H__
@@ -54,9 +54,9 @@ gboolean gst_rtp_burst_tx_socket_set_txtime  (GstElement * element, gint fd,
 gssize   gst_rtp_burst_tx_socket_send        (gint fd,
                                               const struct sockaddr_storage *
                                               addr, socklen_t addr_len,
-                                              struct iovec * iov, guint n_iov,
+                                              GstBuffer * buffer,
                                               gboolean timed, guint64 txtime,
-                                              gint * err);
+                                              gsize * size, gint * err);
 void     gst_rtp_burst_tx_socket_read_errors (GstElement * element, gint fd,
                                               GstRtpBurstTxErrors * errors);
 

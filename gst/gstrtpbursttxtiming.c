@@ -23,8 +23,29 @@
 
 #include <string.h>
 
+#include "gstrtpbursttxsink.h"
 #include "gstrtpbursttxtiming.h"
 #include "rtpbursttxtime.h"
+
+GType
+gst_rtp_burst_tx_clock_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_RTP_BURST_TX_CLOCK_MONOTONIC, "CLOCK_MONOTONIC (the fq qdisc)",
+        "monotonic"},
+    {GST_RTP_BURST_TX_CLOCK_TAI, "CLOCK_TAI (an etf qdisc; needs "
+          "CAP_NET_ADMIN)", "tai"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstRtpBurstTxClock", values);
+
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 static guint64
 kernel_time (clockid_t id)
