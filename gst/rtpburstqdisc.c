@@ -114,8 +114,13 @@ parse_error (const guint8 * payload, gsize plen, GError ** error)
   memcpy (&code, payload, sizeof (code));
   if (code == 0)
     return 0;
-  g_set_error (error, RTP_BURST_QDISC_ERROR, RTP_BURST_QDISC_ERROR_KERNEL,
-      "netlink: the kernel answered: %s", g_strerror (ABS (code)));
+  /* a negative errno; anything else (G_MININT32 has no negation) as is */
+  if (code < 0 && code > -4096)
+    g_set_error (error, RTP_BURST_QDISC_ERROR, RTP_BURST_QDISC_ERROR_KERNEL,
+        "netlink: the kernel answered: %s", g_strerror (-code));
+  else
+    g_set_error (error, RTP_BURST_QDISC_ERROR, RTP_BURST_QDISC_ERROR_KERNEL,
+        "netlink: the kernel answered error %d", code);
   return -1;
 }
 

@@ -343,6 +343,17 @@ GST_START_TEST (test_route)
   g_clear_error (&error);
   g_byte_array_set_size (b, 0);
 
+  /* an error code that is no errno (G_MININT32: no negation) */
+  add_error (b, 4, G_MININT32);
+  fail_unless_equals_int (rtp_burst_qdisc_parse_route (b->data, b->len, 4,
+          &ifindex, &error), -1);
+  fail_unless (g_error_matches (error, RTP_BURST_QDISC_ERROR,
+          RTP_BURST_QDISC_ERROR_KERNEL));
+  fail_unless (strstr (error->message, "-2147483648") != NULL, "%s",
+      error->message);
+  g_clear_error (&error);
+  g_byte_array_set_size (b, 0);
+
   /* a route without an output device */
   add_route (b, 4, -1);
   fail_unless_equals_int (rtp_burst_qdisc_parse_route (b->data, b->len, 4,
