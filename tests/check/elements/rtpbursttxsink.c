@@ -294,6 +294,37 @@ GST_START_TEST (test_loopback)
 
 GST_END_TEST;
 
+/* A buffer of 20 memory blocks (GstBuffer itself merges beyond 16) goes
+ * out as one datagram of all its bytes, in order, with its release time. */
+GST_START_TEST (test_many_blocks)
+{
+  gint port, fd = receiver_new (&port);
+  GstHarness *h = sink_new (port, NULL);
+  GstBuffer *buf = gst_buffer_new ();
+  guint8 expect[40];
+  guint i;
+
+  for (i = 0; i < 20; i++) {
+    GstMemory *mem = gst_allocator_alloc (NULL, 2, NULL);
+    GstMapInfo map;
+
+    fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
+    map.data[0] = map.data[1] = i;
+    expect[2 * i] = expect[2 * i + 1] = i;
+    gst_memory_unmap (mem, &map);
+    gst_buffer_append_memory (buf, mem);
+  }
+  GST_BUFFER_DTS (buf) = GST_BUFFER_PTS (buf) = 5 * MS;
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  receive_expect (fd, expect, sizeof (expect));
+  check_stats (h, "packets-sent=(guint64)1, bytes-sent=(guint64)40, "
+      "timed=(guint64)1, untimed=(guint64)0");
+  gst_harness_teardown (h);
+  close (fd);
+}
+
+GST_END_TEST;
+
 /* The release time of a buffer is the instant a synchronising sink would
  * render it, on the kernel clock.  On a GstTestClock the sink measures the
  * kernel clock against it, and the lead (release time less the kernel
@@ -700,8 +731,7 @@ check_eos_wait (gboolean flush)
     fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
     g_thread_join (thread);
     fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_EOS) == NULL);
-    fail_unless (gst_harness_push_event (h,
-            gst_event_new_flush_stop (TRUE)));
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
   } else {
     fail_unless (gst_harness_crank_single_clock_wait (h));
     g_thread_join (thread);
@@ -768,6 +798,7 @@ rtpbursttxsink_suite (void)
   tcase_add_test (tc, test_defaults);
   tcase_add_test (tc, test_caps);
   tcase_add_test (tc, test_loopback);
+  tcase_add_test (tc, test_many_blocks);
   tcase_add_test (tc, test_lead_exact_monotonic);
   tcase_add_test (tc, test_lead_exact_tai);
   tcase_add_test (tc, test_system_clock);
