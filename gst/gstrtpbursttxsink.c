@@ -44,24 +44,35 @@
  * for etf, and any other clock (a network clock, a #GstTestClock) its
  * current offset from the kernel's.
  *
- * #GstBaseSink:sync is FALSE by default: the kernel paces.  Where SO_TXTIME
- * is not in force (#GstRtpBurstTxSink:txtime is FALSE, or the kernel
- * refused it: CLOCK_TAI needs CAP_NET_ADMIN, kernels before 4.19 lack it),
- * the sink warns once and turns #GstBaseSink:sync on while it runs, so
- * that the packets still leave at their times, paced by this thread.
+ * #GstBaseSink:sync is FALSE by default: the kernel paces.  As it starts,
+ * the sink asks the kernel (rtnetlink) which device the destination is
+ * routed through and that device's qdisc: the release times are in force
+ * where it is fq or etf, or mq, mqprio or taprio with fq or etf on every
+ * queue the packets can take.  Where they are not (a qdisc that sends
+ * packets as they come: pfifo_fast, noqueue, fq_codel...; the kernel could
+ * not be asked; #GstRtpBurstTxSink:txtime is FALSE; the kernel refused
+ * SO_TXTIME: CLOCK_TAI needs CAP_NET_ADMIN, kernels before 4.19 lack it),
+ * the sink warns once (not for `txtime=false`) and turns #GstBaseSink:sync
+ * on while it runs, so that the packets still leave at their times, paced
+ * by this thread.  #GstRtpBurstTxSink:txtime-check overrides the qdisc
+ * check.  Where etf is on some of those queues and not on others, the
+ * sink keeps the release times (etf would drop the packets it sent
+ * without) and warns; it warns too where the qdisc's clock is not
+ * #GstRtpBurstTxSink:txtime-clock.
  *
- * The socket is opened and SO_TXTIME set as the sink starts (NULL to
- * READY); the properties are read then.  The socket's error queue is read
- * a last time as it stops (READY to NULL).
+ * The socket is opened, SO_TXTIME set and the qdisc checked as the sink
+ * starts (NULL to READY); the properties are read then.  At EOS the sink
+ * waits on the clock for the last release time it handed to the kernel
+ * (unless flushing), so that EOS means the packets left, as with a
+ * synchronising sink.  The socket's error queue is read then and a last
+ * time as the sink stops (READY to NULL).
  *
- * What the sink cannot see yet: a qdisc that ignores release times
- * (pfifo_fast, noqueue: the packets then leave as they come) still accepts
- * them; #GstRtpBurstTxSink:txtime-active says only that the socket took
- * SO_TXTIME.  etf drops packets it gets too late to send at their time
+ * etf drops packets it gets too late to send at their time
  * (`txtime-invalid`) or cannot send in time (`txtime-missed`); the kernel
  * reports those on the socket's error queue, which the sink reads after
- * each send: counts in #GstRtpBurstTxSink:stats and one warning.
- * docs/txtime.md has the details.
+ * each send: counts in #GstRtpBurstTxSink:stats and one warning.  The sink
+ * goes on handing release times over then: its fallback sends packets
+ * without one, which etf drops.  docs/txtime.md has the details.
  *
  * ## Example launch lines
  * |[
@@ -86,24 +97,17 @@
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/types.h>
-#include <sys/uio.h>
-#include <linux/errqueue.h>
-#include <linux/net_tstamp.h>
 
 #include "gstrtpburstlock.h"
 #include "gstrtpbursttxsink.h"
-#include "rtpbursttxtime.h"
+#include "gstrtpbursttxegress.h"
+#include "gstrtpbursttxsocket.h"
+#include "gstrtpbursttxstats.h"
+#include "gstrtpbursttxtiming.h"
 
-GST_DEBUG_CATEGORY_STATIC (rtp_burst_tx_sink_debug);
+GST_DEBUG_CATEGORY (rtp_burst_tx_sink_debug);
 #define GST_CAT_DEFAULT rtp_burst_tx_sink_debug
-
-#define STATS_NAME "application/x-rtp-burst-tx-sink-stats"
 
 /* the sink's own lock (gstrtpburstlock.h: seen by ThreadSanitizer) */
 #define LOCK(s) RTP_BURST_MUTEX_LOCK (&(s)->lock)
@@ -113,9 +117,7 @@ GST_DEBUG_CATEGORY_STATIC (rtp_burst_tx_sink_debug);
 #define DEFAULT_PORT 5004
 #define DEFAULT_TXTIME TRUE
 #define DEFAULT_TXTIME_CLOCK GST_RTP_BURST_TX_CLOCK_MONOTONIC
-
-/* memory blocks of a buffer sent as they are; more are merged first */
-#define MAX_IOV 16
+#define DEFAULT_TXTIME_CHECK GST_RTP_BURST_TX_CHECK_AUTO
 
 enum
 {
@@ -124,67 +126,9 @@ enum
   PROP_PORT,
   PROP_TXTIME,
   PROP_TXTIME_CLOCK,
+  PROP_TXTIME_CHECK,
   PROP_TXTIME_ACTIVE,
   PROP_STATS,
-};
-
-/* The stats fields, defined once: the structure and the property's
- * description are made from this table. */
-typedef enum
-{
-  STAT_PACKETS_SENT,
-  STAT_BYTES_SENT,
-  STAT_SEND_ERRORS,
-  STAT_TIMED,
-  STAT_UNTIMED,
-  STAT_TXTIME_LATE,
-  STAT_TXTIME_MISSED,
-  STAT_TXTIME_INVALID,
-  STAT_LAST_LEAD,
-  STAT_MAX_LEAD,
-  STAT_TXTIME_ACTIVE,
-  STAT_TXTIME_CLOCK,
-  N_STATS
-} Stat;
-
-typedef struct
-{
-  const gchar *name;
-  GType type;                   /* a fundamental type: a constant */
-  const gchar *meaning;
-} Field;
-
-static const Field fields[N_STATS] = {
-  [STAT_PACKETS_SENT] = {"packets-sent", G_TYPE_UINT64,
-      "packets the kernel took (sendmsg succeeded)"},
-  [STAT_BYTES_SENT] = {"bytes-sent", G_TYPE_UINT64,
-      "bytes of those packets (UDP payload)"},
-  [STAT_SEND_ERRORS] = {"send-errors", G_TYPE_UINT64,
-      "packets sendmsg refused, not sent"},
-  [STAT_TIMED] = {"timed", G_TYPE_UINT64,
-      "packets sent with a release time (SCM_TXTIME)"},
-  [STAT_UNTIMED] = {"untimed", G_TYPE_UINT64,
-      "packets sent without one: SO_TXTIME not in force, no clock, no "
-        "valid timestamp or outside the segment"},
-  [STAT_TXTIME_LATE] = {"txtime-late", G_TYPE_UINT64,
-      "timed packets whose release time had passed when the kernel got "
-        "them (fq sends them at once, etf drops them)"},
-  [STAT_TXTIME_MISSED] = {"txtime-missed", G_TYPE_UINT64,
-      "packets the qdisc dropped after they waited in it past their time "
-        "(error queue, SO_EE_CODE_TXTIME_MISSED: etf)"},
-  [STAT_TXTIME_INVALID] = {"txtime-invalid", G_TYPE_UINT64,
-      "packets the qdisc refused: a release time already past when queued "
-        "or before one it sent, or on another clock (error queue, "
-        "SO_EE_CODE_TXTIME_INVALID_PARAM: etf)"},
-  [STAT_LAST_LEAD] = {"last-lead", G_TYPE_INT64,
-      "how long before its release time the last timed packet was sent, "
-        "ns (negative: late)"},
-  [STAT_MAX_LEAD] = {"max-lead", G_TYPE_INT64,
-      "the longest such lead, ns (0 before the first timed packet)"},
-  [STAT_TXTIME_ACTIVE] = {"txtime-active", G_TYPE_BOOLEAN,
-      "the socket took SO_TXTIME (not whether its qdisc honours it)"},
-  [STAT_TXTIME_CLOCK] = {"txtime-clock", G_TYPE_STRING,
-      "the kernel clock of the release times: monotonic or tai"},
 };
 
 struct _GstRtpBurstTxSink
@@ -198,6 +142,7 @@ struct _GstRtpBurstTxSink
   gint port;
   gboolean txtime;
   GstRtpBurstTxClock txtime_clock;
+  GstRtpBurstTxCheck txtime_check;
 
   /* from start () to stop (); set there, read by the streaming thread */
   gint fd;
@@ -205,25 +150,13 @@ struct _GstRtpBurstTxSink
   socklen_t addr_len;
   clockid_t kernel_clock;
   gboolean sync_changed;        /* start () turned sync on */
-  gboolean sync_before;
   gboolean warned_send, warned_missed;
+  GstClockTime last_release;    /* the latest, on the pipeline clock */
 
   /* lock */
   gboolean txtime_active;
-  guint64 stats[N_STATS];       /* the counters; leads below */
-  gint64 last_lead, max_lead;
+  GstRtpBurstTxStats stats;
 };
-
-/* The clocks of one render call: the pipeline clock's parameters and its
- * offset from the kernel clock. */
-typedef struct
-{
-  gboolean valid;               /* txtime in force and a clock */
-  GstClockTime base_time, latency, render_delay;
-  GstClockTimeDiff ts_offset;
-  gint64 offset;                /* pipeline clock -> kernel clock */
-  guint64 kernel_now;
-} TxClock;
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
@@ -248,44 +181,9 @@ static GstFlowReturn gst_rtp_burst_tx_sink_render (GstBaseSink * sink,
     GstBuffer * buffer);
 static GstFlowReturn gst_rtp_burst_tx_sink_render_list (GstBaseSink * sink,
     GstBufferList * list);
-
-GType
-gst_rtp_burst_tx_clock_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_RTP_BURST_TX_CLOCK_MONOTONIC, "CLOCK_MONOTONIC (the fq qdisc)",
-        "monotonic"},
-    {GST_RTP_BURST_TX_CLOCK_TAI, "CLOCK_TAI (an etf qdisc; needs "
-          "CAP_NET_ADMIN)", "tai"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstRtpBurstTxClock", values);
-
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-static const gchar *
-stats_blurb (void)
-{
-  static gchar *blurb = NULL;
-
-  if (g_once_init_enter (&blurb)) {
-    GString *str = g_string_new ("Statistics, a GstStructure " STATS_NAME
-        " with these fields:");
-    guint i;
-
-    for (i = 0; i < N_STATS; i++)
-      g_string_append_printf (str, "\n%s (%s): %s", fields[i].name,
-          g_type_name (fields[i].type), fields[i].meaning);
-    g_once_init_leave (&blurb, g_string_free (str, FALSE));
-  }
-  return blurb;
-}
+static GstFlowReturn gst_rtp_burst_tx_sink_wait_event (GstBaseSink * sink,
+    GstEvent * event);
+static void drain_errors (GstRtpBurstTxSink * self);
 
 static void
 gst_rtp_burst_tx_sink_class_init (GstRtpBurstTxSinkClass * klass)
@@ -356,18 +254,41 @@ gst_rtp_burst_tx_sink_class_init (GstRtpBurstTxSinkClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   /**
+   * GstRtpBurstTxSink:txtime-check:
+   *
+   * Whether to check, as the sink starts, that the qdisc of the device the
+   * destination is routed through paces: `auto` falls back to waiting on
+   * the clock (with a warning) where it does not or where the kernel
+   * cannot be asked; `force` hands the release times over whatever the
+   * qdisc (the check still fills the stats), for a qdisc the check does
+   * not know or a route that changes after the start.  Read as the sink
+   * starts (NULL to READY).
+   *
+   * Since: 0.1
+   */
+  g_object_class_install_property (gobject_class, PROP_TXTIME_CHECK,
+      g_param_spec_enum ("txtime-check", "Check the egress qdisc",
+          "Whether release times need an egress qdisc that paces (fq, etf; "
+          "else the sink waits on the clock): auto, or force to use them "
+          "whatever the qdisc", GST_TYPE_RTP_BURST_TX_CHECK,
+          DEFAULT_TXTIME_CHECK, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
    * GstRtpBurstTxSink:txtime-active:
    *
-   * TRUE while the sink runs with SO_TXTIME on its socket.  The kernel
-   * takes SO_TXTIME whatever the qdisc: pfifo_fast and noqueue ignore the
-   * release times without a word.
+   * TRUE while the release times are in force: the socket took SO_TXTIME
+   * and the egress qdisc paces (fq or etf on every queue), or
+   * #GstRtpBurstTxSink:txtime-check is `force`.  FALSE: the sink waits on
+   * the clock itself (#GstBaseSink:sync on); the stats' `qdisc` and
+   * `egress` say which qdisc was found.
    *
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_TXTIME_ACTIVE,
       g_param_spec_boolean ("txtime-active", "Release times in force",
-          "Whether the socket took SO_TXTIME (FALSE: the sink waits on the "
-          "clock itself)", FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+          "Whether the kernel paces the packets (SO_TXTIME and an fq or etf "
+          "qdisc; FALSE: the sink waits on the clock itself)", FALSE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   /**
    * GstRtpBurstTxSink:stats:
@@ -380,11 +301,13 @@ gst_rtp_burst_tx_sink_class_init (GstRtpBurstTxSinkClass * klass)
    * Since: 0.1
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics", stats_blurb (),
-          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_NAME |
-          G_PARAM_STATIC_NICK | G_PARAM_STATIC_BLURB));
+      g_param_spec_boxed ("stats", "Statistics",
+          gst_rtp_burst_tx_stats_blurb (), GST_TYPE_STRUCTURE,
+          G_PARAM_READABLE | G_PARAM_STATIC_NAME | G_PARAM_STATIC_NICK |
+          G_PARAM_STATIC_BLURB));
 
   gst_type_mark_as_plugin_api (GST_TYPE_RTP_BURST_TX_CLOCK, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_RTP_BURST_TX_CHECK, 0);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class,
@@ -397,6 +320,8 @@ gst_rtp_burst_tx_sink_class_init (GstRtpBurstTxSinkClass * klass)
   basesink_class->render = GST_DEBUG_FUNCPTR (gst_rtp_burst_tx_sink_render);
   basesink_class->render_list =
       GST_DEBUG_FUNCPTR (gst_rtp_burst_tx_sink_render_list);
+  basesink_class->wait_event =
+      GST_DEBUG_FUNCPTR (gst_rtp_burst_tx_sink_wait_event);
 }
 
 static void
@@ -406,6 +331,8 @@ gst_rtp_burst_tx_sink_init (GstRtpBurstTxSink * self)
   self->port = DEFAULT_PORT;
   self->txtime = DEFAULT_TXTIME;
   self->txtime_clock = DEFAULT_TXTIME_CLOCK;
+  self->txtime_check = DEFAULT_TXTIME_CHECK;
+  gst_rtp_burst_tx_stats_reset (&self->stats);
   self->fd = -1;
   g_mutex_init (&self->lock);
   /* the kernel paces */
@@ -418,6 +345,7 @@ gst_rtp_burst_tx_sink_finalize (GObject * object)
   GstRtpBurstTxSink *self = GST_RTP_BURST_TX_SINK (object);
 
   g_free (self->host);
+  gst_rtp_burst_tx_stats_clear (&self->stats);
   TSAN_DESTROY (&self->lock);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -426,35 +354,11 @@ gst_rtp_burst_tx_sink_finalize (GObject * object)
 static GstStructure *
 stats_new (GstRtpBurstTxSink * self)
 {
-  GstStructure *s = gst_structure_new_empty (STATS_NAME);
-  guint i;
+  GstStructure *s;
 
   LOCK (self);
-  for (i = 0; i < N_STATS; i++) {
-    GValue v = G_VALUE_INIT;
-
-    g_value_init (&v, fields[i].type);
-    switch (i) {
-      case STAT_LAST_LEAD:
-        g_value_set_int64 (&v, self->last_lead);
-        break;
-      case STAT_MAX_LEAD:
-        g_value_set_int64 (&v, self->max_lead);
-        break;
-      case STAT_TXTIME_ACTIVE:
-        g_value_set_boolean (&v, self->txtime_active);
-        break;
-      case STAT_TXTIME_CLOCK:
-        g_value_set_static_string (&v,
-            self->txtime_clock == GST_RTP_BURST_TX_CLOCK_TAI ?
-            "tai" : "monotonic");
-        break;
-      default:
-        g_value_set_uint64 (&v, self->stats[i]);
-        break;
-    }
-    gst_structure_take_value (s, fields[i].name, &v);
-  }
+  s = gst_rtp_burst_tx_stats_to_structure (&self->stats, self->txtime_active,
+      self->txtime_clock == GST_RTP_BURST_TX_CLOCK_TAI ? "tai" : "monotonic");
   UNLOCK (self);
   return s;
 }
@@ -479,6 +383,9 @@ gst_rtp_burst_tx_sink_set_property (GObject * object, guint prop_id,
       break;
     case PROP_TXTIME_CLOCK:
       self->txtime_clock = g_value_get_enum (value);
+      break;
+    case PROP_TXTIME_CHECK:
+      self->txtime_check = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -514,6 +421,11 @@ gst_rtp_burst_tx_sink_get_property (GObject * object, guint prop_id,
       g_value_set_enum (value, self->txtime_clock);
       UNLOCK (self);
       break;
+    case PROP_TXTIME_CHECK:
+      LOCK (self);
+      g_value_set_enum (value, self->txtime_check);
+      UNLOCK (self);
+      break;
     case PROP_TXTIME_ACTIVE:
       LOCK (self);
       g_value_set_boolean (value, self->txtime_active);
@@ -529,69 +441,6 @@ gst_rtp_burst_tx_sink_get_property (GObject * object, guint prop_id,
 }
 
 static gboolean
-open_socket (GstRtpBurstTxSink * self, const gchar * host, gint port)
-{
-  struct addrinfo hints, *res = NULL;
-  gchar service[8];
-  gint err;
-
-  memset (&hints, 0, sizeof (hints));
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_DGRAM;
-  hints.ai_flags = AI_NUMERICSERV;
-  g_snprintf (service, sizeof (service), "%d", port);
-  err = getaddrinfo (host, service, &hints, &res);
-  if (err != 0 || res == NULL) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("Could not resolve host '%s'.", host),
-        ("getaddrinfo: %s", gai_strerror (err)));
-    return FALSE;
-  }
-  self->fd = socket (res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  if (self->fd < 0) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not create a UDP socket."), ("socket: %s", g_strerror (errno)));
-    freeaddrinfo (res);
-    return FALSE;
-  }
-  memcpy (&self->addr, res->ai_addr, res->ai_addrlen);
-  self->addr_len = res->ai_addrlen;
-  freeaddrinfo (res);
-  return TRUE;
-}
-
-/* SO_TXTIME with error reports on the socket; a warning if refused. */
-static gboolean
-set_txtime (GstRtpBurstTxSink * self, GstRtpBurstTxClock which)
-{
-  struct sock_txtime config;
-  gint err;
-
-  memset (&config, 0, sizeof (config));
-  config.clockid = self->kernel_clock;
-  config.flags = SOF_TXTIME_REPORT_ERRORS;
-  if (setsockopt (self->fd, SOL_SOCKET, SO_TXTIME, &config,
-          sizeof (config)) == 0)
-    return TRUE;
-
-  err = errno;
-  if (err == EPERM && which == GST_RTP_BURST_TX_CLOCK_TAI) {
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("Release times on CLOCK_TAI need the CAP_NET_ADMIN capability: "
-            "the sink paces the packets itself."),
-        ("setsockopt (SO_TXTIME, CLOCK_TAI): %s; sync is on while the sink "
-            "runs", g_strerror (err)));
-  } else {
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("The kernel does not take release times for this socket: the sink "
-            "paces the packets itself."),
-        ("setsockopt (SO_TXTIME): %s (needs Linux 4.19 or later); sync is "
-            "on while the sink runs", g_strerror (err)));
-  }
-  return FALSE;
-}
-
-static gboolean
 gst_rtp_burst_tx_sink_start (GstBaseSink * sink)
 {
   GstRtpBurstTxSink *self = GST_RTP_BURST_TX_SINK (sink);
@@ -599,21 +448,26 @@ gst_rtp_burst_tx_sink_start (GstBaseSink * sink)
   gint port;
   gboolean want;
   GstRtpBurstTxClock which;
+  GstRtpBurstTxCheck check;
   gboolean active = FALSE;
+  gchar *qdisc = NULL, device[16];
 
   LOCK (self);
   host = g_strdup (self->host);
   port = self->port;
   want = self->txtime;
   which = self->txtime_clock;
-  memset (self->stats, 0, sizeof (self->stats));
-  self->last_lead = self->max_lead = 0;
+  check = self->txtime_check;
+  gst_rtp_burst_tx_stats_reset (&self->stats);
   UNLOCK (self);
 
   self->warned_send = self->warned_missed = FALSE;
+  self->last_release = GST_CLOCK_TIME_NONE;
   self->kernel_clock = which == GST_RTP_BURST_TX_CLOCK_TAI ?
       CLOCK_TAI : CLOCK_MONOTONIC;
-  if (!open_socket (self, host ? host : DEFAULT_HOST, port)) {
+  self->fd = gst_rtp_burst_tx_socket_open (GST_ELEMENT (self),
+      host ? host : DEFAULT_HOST, port, &self->addr, &self->addr_len);
+  if (self->fd < 0) {
     g_free (host);
     return FALSE;
   }
@@ -621,10 +475,20 @@ gst_rtp_burst_tx_sink_start (GstBaseSink * sink)
   g_free (host);
 
   if (want)
-    active = set_txtime (self, which);
+    active = gst_rtp_burst_tx_socket_set_txtime (GST_ELEMENT (self),
+        self->fd, self->kernel_clock);
+  if (active) {
+    /* the egress qdisc paces them, or they are forced */
+    active = gst_rtp_burst_tx_egress_check (GST_ELEMENT (self),
+        (struct sockaddr *) &self->addr, check, self->kernel_clock, &qdisc,
+        device);
+  }
   LOCK (self);
+  if (qdisc)
+    gst_rtp_burst_tx_stats_set_egress (&self->stats, qdisc, device);
   self->txtime_active = active;
   UNLOCK (self);
+  g_free (qdisc);
 
   /* without release times, pace on the clock as a synchronising sink */
   self->sync_changed = FALSE;
@@ -639,8 +503,6 @@ gst_rtp_burst_tx_sink_start (GstBaseSink * sink)
   TSAN_RELEASE (self);
   return TRUE;
 }
-
-static void drain_errors (GstRtpBurstTxSink * self);
 
 static gboolean
 gst_rtp_burst_tx_sink_stop (GstBaseSink * sink)
@@ -664,171 +526,20 @@ gst_rtp_burst_tx_sink_stop (GstBaseSink * sink)
   return TRUE;
 }
 
-static guint64
-kernel_time (clockid_t id)
-{
-  struct timespec ts;
-
-  clock_gettime (id, &ts);
-  return GST_TIMESPEC_TO_TIME (ts);
-}
-
-/* The kernel clock a GstSystemClock reads, if it is one that is not
- * slaved to another clock (its time is then that kernel clock's). */
-static gboolean
-system_clock_id (GstClock * clock, clockid_t * id)
-{
-  GstClockTime internal, external, num, denom;
-  GstClockType type;
-
-  if (G_OBJECT_TYPE (clock) != GST_TYPE_SYSTEM_CLOCK)
-    return FALSE;
-  gst_clock_get_calibration (clock, &internal, &external, &num, &denom);
-  if (internal != external || num != denom)
-    return FALSE;
-  g_object_get (clock, "clock-type", &type, NULL);
-  switch (type) {
-    case GST_CLOCK_TYPE_MONOTONIC:
-      *id = CLOCK_MONOTONIC;
-      return TRUE;
-    case GST_CLOCK_TYPE_REALTIME:
-      *id = CLOCK_REALTIME;
-      return TRUE;
-    case GST_CLOCK_TYPE_TAI:
-      *id = CLOCK_TAI;
-      return TRUE;
-    default:
-      return FALSE;
-  }
-}
-
-/* The pipeline clock's parameters and its offset from the kernel clock,
- * read once per render call. */
-static void
-tx_clock_read (GstRtpBurstTxSink * self, TxClock * c)
-{
-  GstBaseSink *sink = GST_BASE_SINK (self);
-  GstClock *clock;
-  clockid_t source;
-  guint64 before, after;
-  gboolean active;
-
-  memset (c, 0, sizeof (*c));
-  LOCK (self);
-  active = self->txtime_active;
-  UNLOCK (self);
-  GST_OBJECT_LOCK (self);
-  clock = active ? GST_ELEMENT_CLOCK (self) : NULL;
-  if (clock)
-    gst_object_ref (clock);
-  c->base_time = GST_ELEMENT_CAST (self)->base_time;
-  GST_OBJECT_UNLOCK (self);
-  if (clock == NULL)
-    return;
-
-  c->latency = gst_base_sink_get_latency (sink);
-  c->ts_offset = gst_base_sink_get_ts_offset (sink);
-  c->render_delay = gst_base_sink_get_render_delay (sink);
-  if (!GST_CLOCK_TIME_IS_VALID (c->latency))
-    c->latency = 0;
-  if (!GST_CLOCK_TIME_IS_VALID (c->render_delay))
-    c->render_delay = 0;
-
-  if (system_clock_id (clock, &source)) {
-    if (source == self->kernel_clock) {
-      /* the same clock: exact */
-      c->kernel_now = kernel_time (self->kernel_clock);
-      c->offset = 0;
-    } else {
-      before = kernel_time (source);
-      c->kernel_now = kernel_time (self->kernel_clock);
-      after = kernel_time (source);
-      c->offset = rtp_burst_txtime_offset (before, c->kernel_now, after);
-    }
-  } else {
-    before = gst_clock_get_time (clock);
-    c->kernel_now = kernel_time (self->kernel_clock);
-    after = gst_clock_get_time (clock);
-    c->offset = rtp_burst_txtime_offset (before, c->kernel_now, after);
-  }
-  c->valid = TRUE;
-  gst_object_unref (clock);
-}
-
-/* A buffer's release time on the kernel clock, if it has one. */
-static gboolean
-buffer_txtime (GstRtpBurstTxSink * self, GstBuffer * buffer,
-    const TxClock * c, guint64 * txtime)
-{
-  GstSegment *segment = &GST_BASE_SINK (self)->segment;
-  GstClockTime ts = GST_BUFFER_DTS_OR_PTS (buffer);
-  GstClockTime running_time;
-  guint64 clock_time;
-
-  if (!c->valid || !GST_CLOCK_TIME_IS_VALID (ts) ||
-      segment->format != GST_FORMAT_TIME)
-    return FALSE;
-  running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME, ts);
-  if (!GST_CLOCK_TIME_IS_VALID (running_time))
-    return FALSE;
-  return rtp_burst_txtime_clock_time (running_time, c->base_time,
-      c->latency, c->ts_offset, c->render_delay, &clock_time) &&
-      rtp_burst_txtime_to_kernel (clock_time, c->offset, txtime);
-}
-
-/* Reads the socket's error queue: the qdisc's reports of packets it
- * dropped for their release time. */
+/* Counts the qdisc's reports of packets it dropped for their release
+ * time; one warning. */
 static void
 drain_errors (GstRtpBurstTxSink * self)
 {
-  guint64 missed = 0, invalid = 0, last = 0;
+  GstRtpBurstTxErrors e;
 
-  for (;;) {
-    union
-    {
-      gchar buf[CMSG_SPACE (sizeof (struct sock_extended_err) +
-              sizeof (struct sockaddr_in6))];
-      struct cmsghdr align;
-    } control;
-    gchar data[64];
-    struct iovec iov = { data, sizeof (data) };
-    struct msghdr msg;
-    struct cmsghdr *cm;
-
-    memset (&msg, 0, sizeof (msg));
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof (control.buf);
-    if (recvmsg (self->fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) {
-      if (errno == EINTR)
-        continue;
-      break;                    /* EAGAIN: empty */
-    }
-    for (cm = CMSG_FIRSTHDR (&msg); cm; cm = CMSG_NXTHDR (&msg, cm)) {
-      struct sock_extended_err ee;
-
-      if (!((cm->cmsg_level == SOL_IP && cm->cmsg_type == IP_RECVERR) ||
-              (cm->cmsg_level == SOL_IPV6 && cm->cmsg_type == IPV6_RECVERR)))
-        continue;
-      memcpy (&ee, CMSG_DATA (cm), sizeof (ee));
-      if (ee.ee_origin != SO_EE_ORIGIN_TXTIME)
-        continue;
-      last = rtp_burst_txtime_from_error (ee.ee_data, ee.ee_info);
-      if (ee.ee_code == SO_EE_CODE_TXTIME_MISSED)
-        missed++;
-      else
-        invalid++;
-      GST_LOG_OBJECT (self, "qdisc dropped the packet of release time %"
-          G_GUINT64_FORMAT ": %s", last, g_strerror (ee.ee_errno));
-    }
-  }
-  if (missed == 0 && invalid == 0)
+  gst_rtp_burst_tx_socket_read_errors (GST_ELEMENT (self), self->fd, &e);
+  if (e.missed == 0 && e.invalid == 0)
     return;
 
   LOCK (self);
-  self->stats[STAT_TXTIME_MISSED] += missed;
-  self->stats[STAT_TXTIME_INVALID] += invalid;
+  self->stats.counters[GST_RTP_BURST_TX_MISSED] += e.missed;
+  self->stats.counters[GST_RTP_BURST_TX_INVALID] += e.invalid;
   UNLOCK (self);
   if (!self->warned_missed) {
     self->warned_missed = TRUE;
@@ -837,102 +548,31 @@ drain_errors (GstRtpBurstTxSink * self)
             "time."), ("%" G_GUINT64_FORMAT " late, %" G_GUINT64_FORMAT
             " with a release time it does not take (the last %"
             G_GUINT64_FORMAT " ns); with etf, a larger delta or fq may help; "
-            "the stats count the next ones", missed, invalid, last));
+            "the stats count the next ones", e.missed, e.invalid, e.last));
   }
 }
 
 static void
-send_buffer (GstRtpBurstTxSink * self, GstBuffer * buffer, const TxClock * c)
+send_buffer (GstRtpBurstTxSink * self, GstBuffer * buffer,
+    const GstRtpBurstTxTiming * t)
 {
-  GstMapInfo maps[MAX_IOV];
-  struct iovec iov[MAX_IOV];
-  union
-  {
-    gchar buf[CMSG_SPACE (sizeof (guint64))];
-    struct cmsghdr align;
-  } control;
-  struct msghdr msg;
-  guint n = gst_buffer_n_memory (buffer), i, mapped = 0;
-  GstBuffer *merged = NULL;
-  gsize size = 0;
+  GstClockTime clock_time = GST_CLOCK_TIME_NONE;
   guint64 txtime = 0;
   gboolean timed;
+  gsize size = 0;
   gssize sent;
   gint err = 0;
 
-  if (n > MAX_IOV) {
-    /* one block */
-    merged = gst_buffer_new ();
-    gst_buffer_append_memory (merged, gst_buffer_get_all_memory (buffer));
-    buffer = merged;
-    n = 1;
-  }
-  for (i = 0; i < n; i++) {
-    GstMemory *mem = gst_buffer_peek_memory (buffer, i);
-
-    if (!gst_memory_map (mem, &maps[mapped], GST_MAP_READ))
-      break;
-    iov[mapped].iov_base = maps[mapped].data;
-    iov[mapped].iov_len = maps[mapped].size;
-    size += maps[mapped].size;
-    mapped++;
-  }
-
-  memset (&msg, 0, sizeof (msg));
-  msg.msg_name = &self->addr;
-  msg.msg_namelen = self->addr_len;
-  msg.msg_iov = iov;
-  msg.msg_iovlen = mapped;
-  timed = buffer_txtime (self, buffer, c, &txtime);
-  if (timed) {
-    struct cmsghdr *cm;
-
-    memset (&control, 0, sizeof (control));
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof (control.buf);
-    cm = CMSG_FIRSTHDR (&msg);
-    cm->cmsg_level = SOL_SOCKET;
-    cm->cmsg_type = SCM_TXTIME;
-    cm->cmsg_len = CMSG_LEN (sizeof (guint64));
-    memcpy (CMSG_DATA (cm), &txtime, sizeof (guint64));
-  }
-
-  if (mapped < n) {
-    sent = -1;
-    err = EFAULT;
-  } else {
-    do {
-      sent = sendmsg (self->fd, &msg, 0);
-    } while (sent < 0 && errno == EINTR);
-    if (sent < 0)
-      err = errno;
-  }
-  for (i = 0; i < mapped; i++)
-    gst_memory_unmap (maps[i].memory, &maps[i]);
-  if (merged)
-    gst_buffer_unref (merged);
-
+  timed = gst_rtp_burst_tx_timing_buffer (GST_BASE_SINK (self), t, buffer,
+      &clock_time, &txtime);
+  sent = gst_rtp_burst_tx_socket_send (self->fd, &self->addr, self->addr_len,
+      buffer, timed, txtime, &size, &err);
+  if (timed && sent >= 0 && (!GST_CLOCK_TIME_IS_VALID (self->last_release)
+          || clock_time > self->last_release))
+    self->last_release = clock_time;
   LOCK (self);
-  if (sent < 0) {
-    self->stats[STAT_SEND_ERRORS]++;
-  } else {
-    self->stats[STAT_PACKETS_SENT]++;
-    self->stats[STAT_BYTES_SENT] += size;
-    if (timed) {
-      gint64 lead = txtime >= c->kernel_now ?
-          (gint64) MIN (txtime - c->kernel_now, (guint64) G_MAXINT64) :
-          -(gint64) MIN (c->kernel_now - txtime, (guint64) G_MAXINT64);
-
-      self->stats[STAT_TIMED]++;
-      if (lead < 0)
-        self->stats[STAT_TXTIME_LATE]++;
-      self->last_lead = lead;
-      if (lead > self->max_lead)
-        self->max_lead = lead;
-    } else {
-      self->stats[STAT_UNTIMED]++;
-    }
-  }
+  gst_rtp_burst_tx_stats_sent (&self->stats, sent >= 0, size, timed, txtime,
+      t->kernel_now);
   UNLOCK (self);
 
   if (sent < 0 && !self->warned_send) {
@@ -944,15 +584,27 @@ send_buffer (GstRtpBurstTxSink * self, GstBuffer * buffer, const TxClock * c)
   }
 }
 
+static void
+timing_read (GstRtpBurstTxSink * self, GstRtpBurstTxTiming * t)
+{
+  gboolean active;
+
+  LOCK (self);
+  active = self->txtime_active;
+  UNLOCK (self);
+  gst_rtp_burst_tx_timing_read (GST_BASE_SINK (self), active,
+      self->kernel_clock, t);
+}
+
 static GstFlowReturn
 gst_rtp_burst_tx_sink_render (GstBaseSink * sink, GstBuffer * buffer)
 {
   GstRtpBurstTxSink *self = GST_RTP_BURST_TX_SINK (sink);
-  TxClock c;
+  GstRtpBurstTxTiming t;
 
   TSAN_ACQUIRE (self);
-  tx_clock_read (self, &c);
-  send_buffer (self, buffer, &c);
+  timing_read (self, &t);
+  send_buffer (self, buffer, &t);
   drain_errors (self);
   TSAN_RELEASE (self);
   return GST_FLOW_OK;
@@ -963,12 +615,77 @@ gst_rtp_burst_tx_sink_render_list (GstBaseSink * sink, GstBufferList * list)
 {
   GstRtpBurstTxSink *self = GST_RTP_BURST_TX_SINK (sink);
   guint i, n = gst_buffer_list_length (list);
-  TxClock c;
+  GstRtpBurstTxTiming t;
 
   TSAN_ACQUIRE (self);
-  tx_clock_read (self, &c);
+  timing_read (self, &t);
   for (i = 0; i < n; i++)
-    send_buffer (self, gst_buffer_list_get (list, i), &c);
+    send_buffer (self, gst_buffer_list_get (list, i), &t);
+  drain_errors (self);
+  TSAN_RELEASE (self);
+  return GST_FLOW_OK;
+}
+
+/* Waits for the last release time, with the PREROLL_LOCK held (released
+ * meanwhile), as gst_base_sink_wait_clock () does: the GstClockID in
+ * GstBaseSink's clock_id, which a flush or a pause unschedules. */
+static GstClockReturn
+wait_last_release (GstRtpBurstTxSink * self)
+{
+  GstBaseSink *sink = GST_BASE_SINK (self);
+  GstClockReturn status;
+  GstClockID id;
+
+  GST_OBJECT_LOCK (self);
+  if (GST_ELEMENT_CLOCK (self) == NULL) {
+    GST_OBJECT_UNLOCK (self);
+    return GST_CLOCK_BADTIME;
+  }
+  id = gst_clock_new_single_shot_id (GST_ELEMENT_CLOCK (self),
+      self->last_release);
+  GST_OBJECT_UNLOCK (self);
+
+  GST_DEBUG_OBJECT (self, "EOS: waiting for the last release time %"
+      GST_TIME_FORMAT, GST_TIME_ARGS (self->last_release));
+  sink->clock_id = id;
+  GST_BASE_SINK_PREROLL_UNLOCK (sink);
+  status = gst_clock_id_wait (id, NULL);
+  GST_BASE_SINK_PREROLL_LOCK (sink);
+  sink->clock_id = NULL;
+  gst_clock_id_unref (id);
+  return status;
+}
+
+/* EOS once the packets handed to the kernel left, as a synchronising sink
+ * posts it once it rendered the last buffer: unless flushing. */
+static GstFlowReturn
+gst_rtp_burst_tx_sink_wait_event (GstBaseSink * sink, GstEvent * event)
+{
+  GstRtpBurstTxSink *self = GST_RTP_BURST_TX_SINK (sink);
+  GstFlowReturn ret;
+  GstClockReturn status;
+
+  ret = GST_BASE_SINK_CLASS (parent_class)->wait_event (sink, event);
+  if (ret != GST_FLOW_OK || GST_EVENT_TYPE (event) != GST_EVENT_EOS)
+    return ret;
+  TSAN_ACQUIRE (self);
+  if (!GST_CLOCK_TIME_IS_VALID (self->last_release))
+    return GST_FLOW_OK;
+  do {
+    /* in PLAYING: after a pause, again */
+    while (sink->need_preroll) {
+      ret = gst_base_sink_wait_preroll (sink);
+      /* GST_FLOW_CUSTOM_ERROR: a step (GstBaseSink's GST_FLOW_STEP) */
+      if (ret != GST_FLOW_OK && ret != GST_FLOW_CUSTOM_ERROR)
+        return ret;
+    }
+    if (sink->flushing)
+      return GST_FLOW_FLUSHING;
+    status = wait_last_release (self);
+    if (sink->flushing)
+      return GST_FLOW_FLUSHING;
+  } while (status == GST_CLOCK_UNSCHEDULED);
+  /* the qdisc's last reports, before EOS */
   drain_errors (self);
   TSAN_RELEASE (self);
   return GST_FLOW_OK;

@@ -46,6 +46,27 @@ typedef enum
 #define GST_TYPE_RTP_BURST_TX_CLOCK (gst_rtp_burst_tx_clock_get_type ())
 GType gst_rtp_burst_tx_clock_get_type (void);
 
+/**
+ * GstRtpBurstTxCheck:
+ * @GST_RTP_BURST_TX_CHECK_AUTO: release times only where the egress
+ *   qdisc paces them (fq, etf, or mq, mqprio, taprio with fq or etf on
+ *   every queue); else the sink waits on the clock
+ * @GST_RTP_BURST_TX_CHECK_FORCE: release times whatever the egress qdisc
+ *
+ * Whether rtpbursttxsink checks the egress qdisc before handing release
+ * times to the kernel.
+ *
+ * Since: 0.1
+ */
+typedef enum
+{
+  GST_RTP_BURST_TX_CHECK_AUTO,
+  GST_RTP_BURST_TX_CHECK_FORCE,
+} GstRtpBurstTxCheck;
+
+#define GST_TYPE_RTP_BURST_TX_CHECK (gst_rtp_burst_tx_check_get_type ())
+GType gst_rtp_burst_tx_check_get_type (void);
+
 #define GST_TYPE_RTP_BURST_TX_SINK (gst_rtp_burst_tx_sink_get_type ())
 G_DECLARE_FINAL_TYPE (GstRtpBurstTxSink, gst_rtp_burst_tx_sink, GST,
     RTP_BURST_TX_SINK, GstBaseSink);

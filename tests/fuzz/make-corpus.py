@@ -523,6 +523,91 @@ CC_CRASHES = {
 }
 
 
+# --- fuzz_qdisc: rtnetlink replies (a mode byte: bit 0 dump, bits 1.. the
+# sequence number mod 3; a device byte; parts of u16 length + bytes) --------
+
+NLMSG_ERROR, NLMSG_DONE = 2, 3
+RTM_NEWROUTE, RTM_NEWQDISC = 24, 36
+RTA_DST, RTA_OIF, RTA_TABLE = 1, 4, 15
+TCA_KIND, TCA_OPTIONS = 1, 2
+TCA_ETF_PARMS, TCA_TAPRIO_ATTR_PRIOMAP = 1, 1
+TC_H_ROOT, TC_H_INGRESS = 0xffffffff, 0xfffffff1
+
+
+def pad4(b): return b + bytes(-len(b) % 4)
+def rtattr(t, payload): return pad4(u16(4 + len(payload)) + u16(t) + payload)
+
+
+def nlmsg(t, seq, payload):
+    return pad4(u32(16 + len(payload)) + u16(t) + u16(2) + u32(seq) + u32(0)
+                + payload)
+
+
+def n_route(seq, oif):
+    rtm = u8(2) + u8(32) + bytes(10)            # struct rtmsg, AF_INET /32
+    return nlmsg(RTM_NEWROUTE, seq, rtm + rtattr(RTA_DST, u32(0x010200c0)) +
+                 rtattr(RTA_TABLE, u32(254)) + rtattr(RTA_OIF, u32(oif)))
+
+
+def n_qdisc(seq, ifindex, handle, parent, kind, options=bytes(12)):
+    tcm = u8(0) + bytes(3) + struct.pack('<i', ifindex) + u32(handle) + \
+        u32(parent) + u32(1)                    # struct tcmsg
+    return nlmsg(RTM_NEWQDISC, seq, tcm + rtattr(TCA_KIND, kind + b'\0') +
+                 rtattr(TCA_OPTIONS, options))
+
+
+def etf_options(clockid=11):
+    return rtattr(TCA_ETF_PARMS, struct.pack('<iiI', 2000000, clockid, 0))
+
+
+def mqprio_map(tc=0):
+    prio = bytes([tc]) + bytes(15)
+    count = u16(1) + u16(2) + bytes(28)
+    offset = u16(0) + u16(1) + bytes(28)
+    return u8(2) + prio + u8(0) + count + offset
+
+
+def n_done(seq, code=0): return nlmsg(NLMSG_DONE, seq, struct.pack('<i', code))
+def n_error(seq, code): return nlmsg(NLMSG_ERROR, seq, struct.pack('<i', code) + bytes(16))
+def q_part(data): return u16(len(data)) + data
+def q_head(dump, seq=1, ifindex=2): return u8((seq << 1) | (1 if dump else 0)) + u8(ifindex)
+
+
+H = lambda maj, mn: (maj << 16) | mn
+
+QDISC_SEEDS = {
+    'route': q_head(False) + q_part(n_route(1, 2)),
+    'route-stale-ack': q_head(False) + q_part(n_route(2, 9) + n_error(1, 0) +
+                                             n_route(1, 2)),
+    'route-unreachable': q_head(False) + q_part(n_error(1, -101)),
+    'fq-root': q_head(True) + q_part(n_qdisc(1, 1, 0, TC_H_ROOT, b'noqueue') +
+                                     n_qdisc(1, 2, H(0x8001, 0), TC_H_ROOT, b'fq') +
+                                     n_qdisc(1, 2, H(0xffff, 0), TC_H_INGRESS, b'ingress') +
+                                     n_done(1)),
+    'pfifo-fast': q_head(True) + q_part(n_qdisc(1, 2, 0, TC_H_ROOT, b'pfifo_fast') +
+                                        n_done(1)),
+    'mq-fq-two-parts': q_head(True) +
+    q_part(n_qdisc(1, 2, 0, TC_H_ROOT, b'mq') + n_qdisc(1, 2, 0, H(0, 1), b'fq')) +
+    q_part(n_qdisc(1, 2, 0, H(0, 2), b'pfifo_fast') + n_done(1)),
+    'mqprio-etf': q_head(True) + q_part(
+        n_qdisc(1, 2, H(0x100, 0), TC_H_ROOT, b'mqprio', mqprio_map(0)) +
+        n_qdisc(1, 2, H(0x8001, 0), H(0x100, 1), b'etf', etf_options()) +
+        n_qdisc(1, 2, 0, H(0x100, 2), b'pfifo_fast') + n_done(1)),
+    'taprio-fq': q_head(True) + q_part(
+        n_qdisc(1, 2, H(0x100, 0), TC_H_ROOT, b'taprio',
+                rtattr(5, u32(11)) + rtattr(TCA_TAPRIO_ATTR_PRIOMAP, mqprio_map(1))) +
+        n_qdisc(1, 2, H(0x8001, 0), H(0x100, 2), b'fq') +
+        n_qdisc(1, 2, H(1, 0), H(0x100, 3), b'htb') +
+        n_qdisc(1, 2, 0, H(1, 1), b'fq') + n_done(1)),
+    'dump-error': q_head(True) + q_part(n_done(1, -22)),
+}
+
+# found by fuzz_qdisc: an error code of -2^31, negated (UBSan)
+QDISC_CRASHES = {
+    'qdisc-error-intmin': q_head(False) + q_part(n_error(1, -2 ** 31)),
+}
+
+
 def write(directory, files):
     os.makedirs(directory, exist_ok=True)
     for name, data in sorted(files.items()):
@@ -537,12 +622,14 @@ def main():
     write(os.path.join(HERE, 'corpus', 'fuzz_repair'), REPAIR_SEEDS)
     write(os.path.join(HERE, 'corpus', 'fuzz_stream'), STREAM_SEEDS)
     write(os.path.join(HERE, 'corpus', 'fuzz_cc'), CC_SEEDS)
+    write(os.path.join(HERE, 'corpus', 'fuzz_qdisc'), QDISC_SEEDS)
     write(os.path.join(HERE, 'crashes'), ELEMENT_CRASHES)
     write(os.path.join(HERE, 'crashes'), SCHEDULE_CRASHES)
     write(os.path.join(HERE, 'crashes'), CC_CRASHES)
+    write(os.path.join(HERE, 'crashes'), QDISC_CRASHES)
     n = sum(map(len, (ELEMENT_SEEDS, SCHEDULE_SEEDS, GROUP_SEEDS, REPAIR_SEEDS,
-                      STREAM_SEEDS, CC_SEEDS, ELEMENT_CRASHES,
-                      SCHEDULE_CRASHES, CC_CRASHES)))
+                      STREAM_SEEDS, CC_SEEDS, QDISC_SEEDS, ELEMENT_CRASHES,
+                      SCHEDULE_CRASHES, CC_CRASHES, QDISC_CRASHES)))
     print('make-corpus: wrote %d files under %s' % (n, HERE))
 
 

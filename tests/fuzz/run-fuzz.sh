@@ -8,7 +8,7 @@
 #   tests/fuzz/run-fuzz.sh -runs=N         N executions per target
 #   tests/fuzz/run-fuzz.sh ... TARGET...   only these (fuzz_schedule, fuzz_group,
 #                                          fuzz_repair, fuzz_stream, fuzz_cc,
-#                                          fuzz_element)
+#                                          fuzz_element, fuzz_qdisc)
 #   tests/fuzz/run-fuzz.sh --reproduce     replay tests/fuzz/crashes/*: which
 #                                          of the known bugs still crash
 #
@@ -22,7 +22,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 BUILD=${FUZZ_BUILD_DIR:-$root/build-fuzz}
-TARGETS=(fuzz_schedule fuzz_group fuzz_repair fuzz_stream fuzz_cc fuzz_element)
+TARGETS=(fuzz_schedule fuzz_group fuzz_repair fuzz_stream fuzz_cc fuzz_element
+  fuzz_qdisc)
 
 mode=ci
 limit=(-runs=20000 -max_total_time=60)
@@ -74,7 +75,8 @@ if [ ! -f "$BUILD/build.ninja" ]; then
   echo "$src" > "$BUILD/.fuzz-source"
 fi
 ninja -C "$BUILD" tests/fuzz/fuzz_schedule tests/fuzz/fuzz_group tests/fuzz/fuzz_repair \
-  tests/fuzz/fuzz_stream tests/fuzz/fuzz_cc tests/fuzz/fuzz_element ||
+  tests/fuzz/fuzz_stream tests/fuzz/fuzz_cc tests/fuzz/fuzz_element \
+  tests/fuzz/fuzz_qdisc ||
   exit 1
 
 export G_SLICE=always-malloc

@@ -9,12 +9,14 @@ ahead; a receiver in $UML_NS_RX timestamps their arrival in the kernel
 (SO_TIMESTAMPNS).  On the sender's egress:
 
   fq          the kernel paces: every packet arrives, the median gap within
-              10 % of 1 ms, none handed over late
-  pfifo_fast  release times are ignored: the packets arrive as they were
-              sent, median gap under half the schedule's (the sink cannot
-              tell yet: txtime-active stays true)
+              10 % of 1 ms, none handed over late; the sink's stats say
+              qdisc fq on the veth
+  pfifo_fast  it ignores release times: the sink finds it as it starts
+              (rtnetlink), warns once naming it and falls back to waiting
+              on the clock itself: median gap within 10 % of 1 ms,
+              txtime-active false, qdisc pfifo_fast in its stats
   no txtime   txtime=false through pfifo_fast: the sink waits on the clock
-              itself (its fallback), median gap within 10 % of 1 ms
+              itself, median gap within 10 % of 1 ms, no warning
   etf         mqprio + etf (CLOCK_TAI, delta 10 ms), txtime-clock=tai:
               paced as through fq, every packet received or reported
               dropped by etf (it drops what the guest's late timer makes
@@ -22,7 +24,12 @@ ahead; a receiver in $UML_NS_RX timestamps their arrival in the kernel
               whose time has passed is
               dropped by etf and reported on the socket's error queue
               (txtime-invalid 1: etf reports a packet late when queued as
-              an invalid parameter; one warning)
+              an invalid parameter; one warning); the stats say
+              "mqprio: etf" (the queue of priority 0; the veth's other
+              queue keeps pfifo_fast)
+
+In every case EOS comes once the pipeline clock passed the last packet's
+release time (the sink waits for it, as a synchronising sink would).
 
 The guest's timers are coarse and follow the host's load: a case whose gaps
 miss is run once more.  Prints one line per case with the measured gaps.
@@ -113,6 +120,7 @@ def send(host, port, txtime, clock, late):
         src.emit("push-buffer", packet(N, max(0, now - 50000000)))
     src.emit("end-of-stream")
     warnings = []
+    eos_at = None
     while True:
         msg = bus.timed_pop_filtered(30 * Gst.SECOND, Gst.MessageType.EOS |
                                      Gst.MessageType.ERROR | Gst.MessageType.WARNING)
@@ -123,11 +131,12 @@ def send(host, port, txtime, clock, late):
             continue
         if msg.type == Gst.MessageType.ERROR:
             sys.exit("send: %s" % msg.parse_error()[0].message)
+        eos_at = clock_obj.get_time() - pipeline.get_base_time()
         break
-    # EOS comes when the last packet was handed over; the qdisc holds the
-    # packets until their times and reports what it drops then on the
-    # socket's error queue, which the sink reads once more as it stops
-    # (READY to NULL, when the pipeline's bus no longer takes messages)
+    # EOS comes once the last release time passed; etf may still report a
+    # drop after it, on the socket's error queue, which the sink reads once
+    # more as it stops (READY to NULL, when the pipeline's bus no longer
+    # takes messages)
     last = first + N * GAP_NS + 50000000
     while clock_obj.get_time() - pipeline.get_base_time() < last:
         time.sleep(0.01)
@@ -144,6 +153,8 @@ def send(host, port, txtime, clock, late):
            for i in range(stats.n_fields())}
     out["txtime-active"] = active       # while it ran
     out["warnings"] = warnings
+    # EOS after the latest release time (ns; negative: before it)
+    out["eos-after-last"] = eos_at - (first + (N - 1) * GAP_NS)
     print(json.dumps(out), flush=True)
 
 
@@ -185,11 +196,13 @@ def describe(name, got, stats):
     med = statistics.median(g)
     line = ("%-10s %d/%d received, gaps median %.1f us (p10 %.1f, p90 %.1f), span %.1f ms; "
             "sink: timed %d, untimed %d, txtime-late %d, txtime-missed %d, txtime-invalid %d, "
-            "max-lead %.1f ms, txtime-active %s"
+            "max-lead %.1f ms, txtime-active %s, qdisc '%s' on '%s', "
+            "EOS %.1f ms after the last release time"
             % (name, len(got["seq"]), N, med, q[0], q[-1], sum(g) / 1000.0,
                stats["timed"], stats["untimed"], stats["txtime-late"],
                stats["txtime-missed"], stats["txtime-invalid"], stats["max-lead"] / 1e6,
-               stats["txtime-active"]))
+               stats["txtime-active"], stats["qdisc"], stats["egress"],
+               stats["eos-after-last"] / 1e6))
     return line, med
 
 
@@ -214,20 +227,22 @@ def main():
     dev = os.environ["UML_TX_DEV"]
     failures = []
     cases = [
-        # name, qdisc set-up, txtime, clock, late packet, expect paced
+        # name, qdisc set-up, txtime, clock, late packet, expect: release
+        # times in force, the stats' qdisc, a warning
         ("fq", [["qdisc", "replace", "dev", dev, "root", "fq", "flow_limit", "1000"]],
-         True, "monotonic", False, True),
+         True, "monotonic", False, True, "fq", None),
         ("pfifo_fast", [["qdisc", "replace", "dev", dev, "root", "pfifo_fast"]],
-         True, "monotonic", False, False),
-        ("no-txtime", [], False, "monotonic", False, True),
+         True, "monotonic", False, False, "pfifo_fast",
+         "The qdisc of %s (pfifo_fast) ignores release times" % dev),
+        ("no-txtime", [], False, "monotonic", False, False, "not checked", None),
         ("etf", [["qdisc", "replace", "dev", dev, "parent", "root", "handle", "100",
                   "mqprio", "num_tc", "1", "map"] + ["0"] * 16 +
                  ["queues", "1@0", "hw", "0"],
                  ["qdisc", "add", "dev", dev, "parent", "100:1", "etf",
                   "clockid", "CLOCK_TAI", "delta", "10000000"]],
-         True, "tai", True, True),
+         True, "tai", True, True, "mqprio: etf", None),
     ]
-    for name, setup, txtime, clock, late, paced in cases:
+    for name, setup, txtime, clock, late, active, qdisc, warning in cases:
         for cmd in setup:
             tc(*cmd)
         for attempt in (1, 2):
@@ -244,19 +259,22 @@ def main():
                     len(got["seq"]) + missed != N or missed > N // 20):
                 problems.append("%d of %d packets arrived once, %d reported missed"
                                 % (len(set(got["seq"])), N, missed))
-            if med is not None and paced and abs(med - GAP_NS / 1000.0) > 0.1 * GAP_NS / 1000.0:
+            # paced by the kernel or, where it would not, by the sink
+            if med is not None and abs(med - GAP_NS / 1000.0) > 0.1 * GAP_NS / 1000.0:
                 problems.append("median gap %.1f us not within 10 %% of %d us"
                                 % (med, GAP_NS // 1000))
-            if med is not None and not paced and med > 0.5 * GAP_NS / 1000.0:
-                problems.append("median gap %.1f us: paced where the qdisc ignores "
-                                "release times" % med)
-            if stats["txtime-active"] != txtime:
+            if stats["txtime-active"] != active:
                 problems.append("txtime-active %s" % stats["txtime-active"])
-            expect_timed = N + (1 if late else 0) if txtime else 0
+            if stats["qdisc"] != qdisc or stats["egress"] != (dev if txtime else ""):
+                problems.append("qdisc '%s' on '%s'" % (stats["qdisc"], stats["egress"]))
+            if stats["eos-after-last"] < 0:
+                problems.append("EOS %.1f ms before the last release time"
+                                % (-stats["eos-after-last"] / 1e6))
+            expect_timed = N + (1 if late else 0) if active else 0
             if stats["timed"] != expect_timed or stats["packets-sent"] != N + (1 if late else 0):
                 problems.append("sent %d packets, %d timed" % (stats["packets-sent"],
                                                                  stats["timed"]))
-            if txtime and stats["txtime-late"] != (1 if late else 0):
+            if active and stats["txtime-late"] != (1 if late else 0):
                 problems.append("txtime-late %d" % stats["txtime-late"])
             if late:
                 # etf reports a packet already late when queued as an invalid
@@ -264,6 +282,9 @@ def main():
                 if stats["txtime-invalid"] != 1:
                     problems.append("txtime-invalid %d, not 1" % stats["txtime-invalid"])
                 if len([w for w in stats["warnings"] if "release time" in w]) != 1:
+                    problems.append("warnings %s" % stats["warnings"])
+            elif warning:
+                if len(stats["warnings"]) != 1 or warning not in stats["warnings"][0]:
                     problems.append("warnings %s" % stats["warnings"])
             elif stats["warnings"]:
                 problems.append("warnings %s" % stats["warnings"])

@@ -19,9 +19,10 @@
 
 /* rtpbursttxsink without a pacing qdisc: its properties and stats, the
  * packets on loopback, the release time it computes (exact on a
- * GstTestClock, converted between the system clock's types), and the
- * fallback to waiting on the clock where SO_TXTIME is not in force.  The
- * qdiscs' side is tested in a User-Mode Linux guest (tests/uml/). */
+ * GstTestClock, converted between the system clock's types), the wait for
+ * the last release time at EOS, and the fallback to waiting on the clock
+ * where SO_TXTIME is not in force or loopback's noqueue qdisc ignores it.
+ * The qdiscs' side is tested in a User-Mode Linux guest (tests/uml/). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -85,6 +86,9 @@ nothing_received (gint fd)
 
 /* --- the sink ------------------------------------------------------------ */
 
+/* A sink to 127.0.0.1:@port; @clock: its txtime-clock, NULL for the
+ * default.  Loopback's noqueue qdisc ignores release times: the sink is
+ * told to use them all the same (txtime-check=force), to test them. */
 static GstElement *
 element_new (gint port, const gchar * clock)
 {
@@ -92,6 +96,7 @@ element_new (gint port, const gchar * clock)
 
   fail_unless (sink != NULL);
   g_object_set (sink, "host", "127.0.0.1", "port", port, NULL);
+  gst_util_set_object_arg (G_OBJECT (sink), "txtime-check", "force");
   if (clock)
     gst_util_set_object_arg (G_OBJECT (sink), "txtime-clock", clock);
   return sink;
@@ -175,15 +180,16 @@ GST_START_TEST (test_defaults)
 {
   GstElement *sink = gst_element_factory_make ("rtpbursttxsink", NULL);
   gchar *host = NULL;
-  gint port = 0, clock = -1;
+  gint port = 0, clock = -1, check = -1;
   gboolean txtime = FALSE, active = TRUE, sync = TRUE;
   GstStructure *s = NULL, *want;
 
   fail_unless (sink != NULL);
   g_object_get (sink, "host", &host, "port", &port, "txtime", &txtime,
       "txtime-clock", &clock, "txtime-active", &active, "sync", &sync,
-      "stats", &s, NULL);
+      "txtime-check", &check, "stats", &s, NULL);
   fail_unless_equals_string (host, "localhost");
+  fail_unless_equals_int (check, 0);    /* auto */
   fail_unless_equals_int (port, 5004);
   fail_unless (txtime);
   fail_unless_equals_int (clock, 0);    /* monotonic */
@@ -195,7 +201,8 @@ GST_START_TEST (test_defaults)
       "send-errors=(guint64)0, timed=(guint64)0, untimed=(guint64)0, "
       "txtime-late=(guint64)0, txtime-missed=(guint64)0, "
       "txtime-invalid=(guint64)0, last-lead=(gint64)0, max-lead=(gint64)0, "
-      "txtime-active=(boolean)false, txtime-clock=(string)monotonic", NULL);
+      "txtime-active=(boolean)false, txtime-clock=(string)monotonic, "
+      "qdisc=(string)\"not checked\", egress=(string)\"\"", NULL);
   fail_unless (gst_structure_is_equal (s, want), "%" GST_PTR_FORMAT, s);
   gst_structure_free (want);
   gst_structure_free (s);
@@ -279,7 +286,39 @@ GST_START_TEST (test_loopback)
   receive_expect (fd, joined, 20);
   check_stats (h, "packets-sent=(guint64)5, bytes-sent=(guint64)480, "
       "send-errors=(guint64)0, timed=(guint64)4, untimed=(guint64)1, "
-      "txtime-active=(boolean)true");
+      "txtime-active=(boolean)true, qdisc=(string)noqueue, "
+      "egress=(string)lo");
+  gst_harness_teardown (h);
+  close (fd);
+}
+
+GST_END_TEST;
+
+/* A buffer of 20 memory blocks (GstBuffer itself merges beyond 16) goes
+ * out as one datagram of all its bytes, in order, with its release time. */
+GST_START_TEST (test_many_blocks)
+{
+  gint port, fd = receiver_new (&port);
+  GstHarness *h = sink_new (port, NULL);
+  GstBuffer *buf = gst_buffer_new ();
+  guint8 expect[40];
+  guint i;
+
+  for (i = 0; i < 20; i++) {
+    GstMemory *mem = gst_allocator_alloc (NULL, 2, NULL);
+    GstMapInfo map;
+
+    fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
+    map.data[0] = map.data[1] = i;
+    expect[2 * i] = expect[2 * i + 1] = i;
+    gst_memory_unmap (mem, &map);
+    gst_buffer_append_memory (buf, mem);
+  }
+  GST_BUFFER_DTS (buf) = GST_BUFFER_PTS (buf) = 5 * MS;
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  receive_expect (fd, expect, sizeof (expect));
+  check_stats (h, "packets-sent=(guint64)1, bytes-sent=(guint64)40, "
+      "timed=(guint64)1, untimed=(guint64)0");
   gst_harness_teardown (h);
   close (fd);
 }
@@ -541,6 +580,214 @@ GST_START_TEST (test_txtime_off)
 
 GST_END_TEST;
 
+/* --- loopback's qdisc: noqueue ignores release times --------------------- */
+
+typedef struct
+{
+  GstHarness *h;
+  guint first, n;
+} PushMany;
+
+/* Pushes packets first .. first + n - 1: packet i has DTS i ms and i as
+ * its bytes. */
+static gpointer
+push_many_thread (gpointer data)
+{
+  PushMany *p = data;
+  guint i;
+
+  for (i = p->first; i < p->first + p->n; i++)
+    fail_unless_equals_int (gst_harness_push (p->h, packet_new (i, 20 + i,
+                i * MS, i * MS)), GST_FLOW_OK);
+  return NULL;
+}
+
+/* With txtime-check=auto the sink asks the kernel for the egress qdisc of
+ * 127.0.0.1: lo's noqueue.  It warns once, naming the device, the qdisc
+ * and the fix, says so in its stats, turns sync on and waits on the clock
+ * for each packet (1 ms apart); every packet arrives, once. */
+GST_START_TEST (test_fallback_noqueue)
+{
+  gint port, fd = receiver_new (&port);
+  GstElement *sink = element_new (port, NULL);
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  GstTestClock *testclock;
+  GThread *thread;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *debug = NULL;
+  PushMany push;
+  gboolean active = TRUE, sync = FALSE;
+  guint8 expect[64];
+  guint i;
+
+  gst_util_set_object_arg (G_OBJECT (sink), "txtime-check", "auto");
+  gst_element_set_bus (sink, bus);
+  h = harness_new (sink);
+  g_object_get (h->element, "txtime-active", &active, "sync", &sync, NULL);
+  fail_if (active);
+  fail_unless (sync);
+  check_stats (h, "txtime-active=(boolean)false, qdisc=(string)noqueue, "
+      "egress=(string)lo");
+
+  /* one warning */
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL);
+  gst_message_parse_warning (msg, &err, &debug);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_SETTINGS));
+  fail_unless (strstr (err->message, "lo (noqueue)") != NULL, "%s",
+      err->message);
+  fail_unless (strstr (debug, "tc qdisc replace dev lo root fq") != NULL,
+      "%s", debug);
+  g_error_free (err);
+  g_free (debug);
+  gst_message_unref (msg);
+
+  /* each waits for its time on the clock */
+  gst_element_set_base_time (h->element, 0);
+  testclock = gst_harness_get_testclock (h);
+  push.h = h;
+  push.first = 1;
+  push.n = 43;
+  thread = g_thread_new ("push", push_many_thread, &push);
+  for (i = 1; i < 44; i++) {
+    fail_unless (gst_harness_wait_for_clock_id_waits (h, 1, 60));
+    fail_unless_equals_uint64 (gst_test_clock_get_next_entry_time
+        (testclock), i * MS);
+    fail_unless (gst_harness_crank_single_clock_wait (h));
+  }
+  g_thread_join (thread);
+
+  for (i = 1; i < 44; i++) {
+    memset (expect, i, 20 + i);
+    receive_expect (fd, expect, 20 + i);
+  }
+  fail_unless (nothing_received (fd));
+  check_stats (h, "packets-sent=(guint64)43, send-errors=(guint64)0, "
+      "timed=(guint64)0, untimed=(guint64)43, txtime-active=(boolean)false");
+  /* still the one warning */
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+
+  gst_object_unref (testclock);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  close (fd);
+}
+
+GST_END_TEST;
+
+/* --- EOS: after the last release time ------------------------------------- */
+
+typedef struct
+{
+  GstHarness *h;
+  gboolean ret;
+} PushEos;
+
+static gpointer
+push_eos_thread (gpointer data)
+{
+  PushEos *p = data;
+
+  p->ret = gst_harness_push_event (p->h, gst_event_new_eos ());
+  return NULL;
+}
+
+/* The sink posts EOS once the clock reached the latest release time it
+ * handed to the kernel (not the last packet's: 50 ms after 80 ms), as a
+ * synchronising sink posts it after rendering its last buffer; a flush
+ * ends the wait without EOS. */
+static void
+check_eos_wait (gboolean flush)
+{
+  gint port, fd = receiver_new (&port);
+  GstElement *sink = element_new (port, NULL);
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  GstTestClock *testclock;
+  GThread *thread;
+  GstMessage *msg;
+  PushEos push;
+
+  gst_element_set_bus (sink, bus);
+  h = harness_new (sink);
+  gst_element_set_base_time (h->element, 0);
+  gst_harness_set_time (h, 10 * MS);
+  gst_harness_push (h, packet_new (1, 10, 80 * MS, 80 * MS));
+  gst_harness_push (h, packet_new (2, 10, 50 * MS, 50 * MS));
+  check_stats (h, "timed=(guint64)2, txtime-active=(boolean)true");
+
+  push.h = h;
+  thread = g_thread_new ("eos", push_eos_thread, &push);
+  fail_unless (gst_harness_wait_for_clock_id_waits (h, 1, 60));
+  testclock = gst_harness_get_testclock (h);
+  fail_unless_equals_uint64 (gst_test_clock_get_next_entry_time (testclock),
+      80 * MS);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_EOS) == NULL);
+  if (flush) {
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+    g_thread_join (thread);
+    fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_EOS) == NULL);
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  } else {
+    fail_unless (gst_harness_crank_single_clock_wait (h));
+    g_thread_join (thread);
+    fail_unless (push.ret);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_EOS);
+    fail_unless (msg != NULL);
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (gst_test_clock_peek_id_count (testclock), 0);
+
+  gst_object_unref (testclock);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  close (fd);
+}
+
+GST_START_TEST (test_eos_waits)
+{
+  check_eos_wait (FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_eos_flush)
+{
+  check_eos_wait (TRUE);
+}
+
+GST_END_TEST;
+
+/* Without a packet handed over with a release time, EOS at once. */
+GST_START_TEST (test_eos_untimed)
+{
+  gint port, fd = receiver_new (&port);
+  GstElement *sink = element_new (port, NULL);
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  GstMessage *msg;
+
+  gst_element_set_bus (sink, bus);
+  h = harness_new (sink);
+  gst_harness_push (h, packet_new (1, 10, GST_CLOCK_TIME_NONE,
+          GST_CLOCK_TIME_NONE));
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_EOS);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  close (fd);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpbursttxsink_suite (void)
 {
@@ -551,11 +798,16 @@ rtpbursttxsink_suite (void)
   tcase_add_test (tc, test_defaults);
   tcase_add_test (tc, test_caps);
   tcase_add_test (tc, test_loopback);
+  tcase_add_test (tc, test_many_blocks);
   tcase_add_test (tc, test_lead_exact_monotonic);
   tcase_add_test (tc, test_lead_exact_tai);
   tcase_add_test (tc, test_system_clock);
   tcase_add_test (tc, test_txtime_refused);
   tcase_add_test (tc, test_txtime_off);
+  tcase_add_test (tc, test_fallback_noqueue);
+  tcase_add_test (tc, test_eos_waits);
+  tcase_add_test (tc, test_eos_flush);
+  tcase_add_test (tc, test_eos_untimed);
   return s;
 }
 
