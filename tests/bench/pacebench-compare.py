@@ -118,8 +118,9 @@ def row(name, results):
         return [f(sc) for sc in results]
 
     rel = each(lambda s: s["release_error_per_packet"])
-    flo = each(lambda s: s["floor"])
-    ratio = each(lambda s: s["ratio_to_floor"])
+    # (runs with --no-floor have neither)
+    flo = each(lambda s: s.get("floor") or {})
+    ratio = each(lambda s: s.get("ratio_to_floor") or {})
     cpu = each(lambda s: s.get("cpu") or {})
     over = each(lambda s: 100.0 * s["frames_over_period_fraction"])
     cols = [
@@ -128,10 +129,10 @@ def row(name, results):
         fmt(med(each(lambda s: s["slots_per_frame"])), 1),
         "%s / %s" % (fmt(med([r["p50_us"] for r in rel]), 0),
                      fmt(med([r["p99_us"] for r in rel]), 0)),
-        "%s / %s" % (fmt(med([r["p50_us"] for r in flo]), 0),
-                     fmt(med([r["p99_us"] for r in flo]), 0)),
-        "%s / %s" % (fmt(med([r["p50"] for r in ratio])),
-                     fmt(med([r["p99"] for r in ratio]))),
+        "%s / %s" % (fmt(med([r.get("p50_us") for r in flo]), 0),
+                     fmt(med([r.get("p99_us") for r in flo]), 0)),
+        "%s / %s" % (fmt(med([r.get("p50") for r in ratio])),
+                     fmt(med([r.get("p99") for r in ratio]))),
         fmt(med(each(lambda s: s["lateness_growth"]["slope_us_per_s"])), 1),
         ", ".join(fmt(v, 1) for v in over),
         fmt(max(each(lambda s: s["frame_end_max_periods"]))),
