@@ -694,6 +694,7 @@ gst_rtp_burst_pace_install_properties (GObjectClass * gobject_class)
           "(0 = none yet)",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  gst_rtp_burst_ahead_install_property (gobject_class, PROP_RELEASE_AHEAD);
   gst_rtp_burst_pay_compat_install (gobject_class, PROP_PAY_FIRST);
 }
 
@@ -752,6 +753,8 @@ gst_rtp_burst_config_init (RtpBurstStreamConfig * c)
   c->group_max_rate = DEFAULT_GROUP_MAX_RATE;
   c->priority = DEFAULT_GROUP_PRIORITY;
   c->cc_rate = 0;
+  c->release_ahead = DEFAULT_RELEASE_AHEAD;
+  c->cc_on = FALSE;
 }
 
 gboolean
@@ -809,6 +812,9 @@ gst_rtp_burst_config_set (RtpBurstStreamConfig * c, guint prop_id,
       break;
     case PROP_GROUP_PRIORITY:
       c->priority = g_value_get_uint (value);
+      break;
+    case PROP_RELEASE_AHEAD:
+      c->release_ahead = g_value_get_uint64 (value);
       break;
     default:
       return FALSE;
@@ -871,6 +877,9 @@ gst_rtp_burst_config_get (const RtpBurstStreamConfig * c, guint prop_id,
       break;
     case PROP_GROUP_PRIORITY:
       g_value_set_uint (value, c->priority);
+      break;
+    case PROP_RELEASE_AHEAD:
+      g_value_set_uint64 (value, c->release_ahead);
       break;
     default:
       return FALSE;
