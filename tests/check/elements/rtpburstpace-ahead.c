@@ -51,7 +51,8 @@ ahead_init (Fixture * f, guint64 horizon)
 
 /* Pulls @n packets, in order, slot j (from @first) with DTS t0 + j dt. */
 static void
-pull_slots (Fixture * f, guint first, guint n, GstClockTime t0, GstClockTime dt)
+pull_slots (Fixture * f, guint first, guint n, GstClockTime t0,
+    GstClockTime dt)
 {
   guint j;
 
@@ -200,6 +201,47 @@ GST_START_TEST (test_flush_mid_frame)
   pull_slots (&f, 3, 3, 2 * PERIOD, DT);
   fail_unless_equals_int (gst_harness_buffers_in_queue (f.h), 0);
   fail_unless_equals_uint64 (stat (&f, "flushed-packets"), N - 3);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* A retransmission (another payload type) that comes while the task waits
+ * between two chunks keeps its own turn: half way between the last media
+ * slot handed over (7.2 ms) and the next (10.8 ms), with that DTS; the
+ * task, awake then, hands over the slots within 10 ms of it. */
+GST_START_TEST (test_repair_between_chunks)
+{
+  Fixture f;
+  GstBuffer *buf;
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  ahead_init (&f, 10 * MS);
+  push_frame (&f, 0, N, 1000);
+  pull_slots (&f, 0, 3, 0, DT);
+  gst_test_clock_wait_for_next_pending_id (f.clock, NULL);
+  gst_test_clock_set_time (f.clock, 1 * MS);
+  buf = test_rtp_packet (5000, 1000, FALSE, 1000, 0);
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp));
+  gst_rtp_buffer_set_payload_type (&rtp, 97);
+  gst_rtp_buffer_unmap (&rtp);
+  fail_unless_equals_int (gst_harness_push (f.h, buf), GST_FLOW_OK);
+
+  crank_wait (&f, 3 * DT - DT / 2);
+  buf = gst_harness_pull (f.h);
+  TEST_TSAN_ACQUIRE (buf);
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
+  fail_unless_equals_int (gst_rtp_buffer_get_payload_type (&rtp), 97);
+  gst_rtp_buffer_unmap (&rtp);
+  fail_unless_equals_uint64 (GST_BUFFER_DTS (buf), 3 * DT - DT / 2);
+  gst_buffer_unref (buf);
+
+  pull_slots (&f, 3, 3, 0, DT);
+  crank_wait (&f, 6 * DT);
+  pull_slots (&f, 6, 3, 0, DT);
+  fail_unless_equals_uint64 (stat (&f, "repair-packets"), 1);
+  /* the wait the repair packet cut short is not counted */
+  fail_unless_equals_uint64 (stat (&f, "wakeups"), 2);
   fixture_clear (&f);
 }
 
@@ -432,6 +474,7 @@ rtpburstpace_ahead_suite (void)
   tcase_add_test (tc, test_chunks);
   tcase_add_test (tc, test_wake_one_period_ahead);
   tcase_add_test (tc, test_flush_mid_frame);
+  tcase_add_test (tc, test_repair_between_chunks);
   tcase_add_test (tc, test_eos_after_frame);
   tcase_add_test (tc, test_latency_unchanged);
   tcase_add_test (tc, test_group_rate_refused);
