@@ -452,7 +452,9 @@ slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
     return AGAIN;
   }
   if (!h->slot_reached) {
-    guint64 ahead = ahead_horizon (s);
+    /* without a clock the wait fails at once and the slot is reached, as
+     * without a horizon */
+    guint64 ahead = now->now != RTP_BURST_TIME_NONE ? ahead_horizon (s) : 0;
 
     if (ahead == 0 || !rtp_burst_ahead_due (h->slot_time, now->now, ahead)) {
       /* waited for even when it is due: the caller's clock says when; with
