@@ -72,6 +72,10 @@
  * At raw-video packet rates, #GstRtpBurstPace:min-slot-duration puts
  * several packets in a slot, and #GstRtpBurstPace:realtime-priority keeps
  * other threads from delaying the slots (docs/performance.md).
+ * Into rtpbursttxsink, #GstRtpBurstPace:release-ahead hands the slots over
+ * before their time, each packet with its slot's DTS, for the kernel's fq
+ * qdisc to send it then: the element's thread wakes about once per frame
+ * instead of once per slot (docs/txtime.md).
  *
  * ## Example launch lines
  * |[
