@@ -47,7 +47,9 @@ rtp_burst_ahead_due (guint64 slot, guint64 now, guint64 horizon)
 {
   if (now == RTP_BURST_TIME_NONE || slot == RTP_BURST_TIME_NONE)
     return FALSE;
-  return slot < rtp_burst_time_add (now, horizon);
+  /* without a sum that saturates near the end of the range: the wake-up
+   * for a slot not due is then always after @now */
+  return slot <= now || slot - now < horizon;
 }
 
 guint64

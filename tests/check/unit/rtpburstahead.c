@@ -43,8 +43,13 @@ GST_START_TEST (test_due)
   /* no time: never */
   fail_if (rtp_burst_ahead_due (5 * MS, NONE, 40 * MS));
   fail_if (rtp_burst_ahead_due (NONE, 10 * MS, 40 * MS));
-  /* saturating */
+  /* near the end of the range */
   fail_unless (rtp_burst_ahead_due (NONE - 2, NONE - 10, G_MAXUINT64 / 2));
+  fail_unless (rtp_burst_ahead_due (NONE - 1, NONE - 1, 40 * MS));
+  fail_if (rtp_burst_ahead_due (NONE - 1, NONE - 1 - 80 * MS, 40 * MS));
+  /* ... where a slot not due is woken for after now */
+  fail_unless (rtp_burst_ahead_wake (NONE - 1, 80 * MS, 40 * MS) >
+      NONE - 1 - 80 * MS);
 }
 
 GST_END_TEST;
