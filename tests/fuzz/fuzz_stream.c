@@ -648,6 +648,16 @@ op_event (Model * m)
   model_close (m);
 }
 
+/* A push release_ahead may hand over without a wait: due, or less than
+ * release_ahead before its time. */
+static gboolean
+ahead_of (const RtpBurstNext * next, const RtpBurstStreamNow * now,
+    const RtpBurstStreamConfig * c)
+{
+  return next->kind == RTP_BURST_NEXT_PUSH && c->release_ahead > 0 &&
+      (next->time <= now->now || next->time - now->now < c->release_ahead);
+}
+
 /* A value for a config field (which % 19). */
 static void
 op_config (Model * m)
@@ -1218,9 +1228,7 @@ task (Model * m, guint steps, guint8 policy)
       /* ... and a paced slot only after its wait, or handed over ahead:
        * less than release_ahead before its time */
       FUZZ_CHECK (next.kind != RTP_BURST_NEXT_PUSH || next.time == NONE ||
-          (m->config.release_ahead > 0 && now.now != NONE &&
-              next.time < rtp_burst_time_add (now.now,
-                  m->config.release_ahead)),
+          (now.now != NONE && ahead_of (&next, &now, &m->config)),
           "a push for the slot at %" G_GUINT64_FORMAT " without its wait "
           "at %" G_GUINT64_FORMAT, next.time, now.now);
     }
@@ -1234,9 +1242,8 @@ task (Model * m, guint steps, guint8 policy)
        * over ahead less than release_ahead before it), and the DTS a
        * synchronising sink releases it at is not after it */
       FUZZ_CHECK (next.time == NONE || now.now == NONE || next.time <=
-          now.now || (next.kind == RTP_BURST_NEXT_PUSH &&
-              next.time < rtp_burst_time_add (now.now,
-                  m->config.release_ahead)), "%s due at %" G_GUINT64_FORMAT
+          now.now || ahead_of (&next, &now, &m->config), "%s due at %"
+          G_GUINT64_FORMAT
           " at %" G_GUINT64_FORMAT, kind_names[next.kind], next.time, now.now);
       FUZZ_CHECK (next.dts == NONE || (next.time != NONE &&
               next.dts <= next.time), "%s at %" G_GUINT64_FORMAT " with DTS %"
