@@ -23,6 +23,7 @@
 
 #include <gst/video/video.h>
 
+#include "gstrtpburstahead.h"
 #include "gstrtpburstmessages.h"
 #include "gstrtpburstthread.h"
 
@@ -140,6 +141,8 @@ gst_rtp_burst_post_pending (GstElement * element, GstPad * sinkpad,
     gst_rtp_burst_warn_invalid (element, p->n_invalid);
   if (p->notices.period_unknown)
     gst_rtp_burst_warn_no_period (element);
+  if (p->notices.ahead_off)
+    gst_rtp_burst_warn_ahead_off (element, p->notices.ahead_off);
   if (p->rt_warning)
     gst_rtp_burst_thread_post_warning (element, p->rt_priority, p->rt_error);
   if (p->notices.other_clock)

@@ -74,6 +74,7 @@ struct _GstRtpBurstPace
                                  * upstream nor the element has posted */
   gboolean playing;
   GstRtpBurstWait wait;         /* the task's clock wait */
+  guint64 wakeups;              /* ... waits that ran to their time */
 
   /* the queue, the schedule and the counters (rtpburststream.h) */
   RtpBurstStream *stream;

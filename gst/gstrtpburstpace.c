@@ -72,6 +72,10 @@
  * At raw-video packet rates, #GstRtpBurstPace:min-slot-duration puts
  * several packets in a slot, and #GstRtpBurstPace:realtime-priority keeps
  * other threads from delaying the slots (docs/performance.md).
+ * Into rtpbursttxsink, #GstRtpBurstPace:release-ahead hands the slots over
+ * before their time, each packet with its slot's DTS, for the kernel's fq
+ * qdisc to send it then: the element's thread wakes about once per frame
+ * instead of once per slot (docs/txtime.md).
  *
  * ## Example launch lines
  * |[
@@ -388,6 +392,7 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       MEMBER_LOCK (self);
       LOCK (self);
       gst_rtp_burst_invalid_reset (&self->invalid);
+      self->wakeups = 0;
       rtp_burst_stream_start (self->stream, self->group_name);
       if (self->group_name && self->group_name[0])
         GST_DEBUG_OBJECT (self, "joined group %s", self->group_name);
@@ -399,6 +404,10 @@ gst_rtp_burst_pace_change_state (GstElement * element,
       MEMBER_UNLOCK (self);
       if (gst_rtp_burst_cc_start (&self->cc))
         g_object_notify (G_OBJECT (self), "estimated-bitrate");
+      /* release-ahead is not applied with a controller (rtpburstahead.h) */
+      LOCK (self);
+      self->config.cc_on = g_atomic_int_get (&self->cc.active);
+      UNLOCK (self);
       no_preroll = TRUE;
       break;
     case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
@@ -486,18 +495,19 @@ get_stats (GstRtpBurstPace * self)
 {
   RtpBurstStreamStats stats;
   GstRtpBurstPayInfo pay_info;
-  guint64 invalid;
+  guint64 invalid, wakeups;
   gint priority;
   GstStructure *s;
 
   LOCK (self);
   rtp_burst_stream_get_stats (self->stream, &stats);
   invalid = self->invalid.count;
+  wakeups = self->wakeups;
   priority = gst_rtp_burst_thread_applied_priority (&self->thread);
   pay_info = self->pay_info;
   UNLOCK (self);
 
-  s = gst_rtp_burst_stats_from_stream (&stats, invalid, priority);
+  s = gst_rtp_burst_stats_from_stream (&stats, invalid, priority, wakeups);
   gst_rtp_burst_pay_info_add_stats (&pay_info, s);
   gst_rtp_burst_cc_add_stats (&self->cc, s);
   return s;

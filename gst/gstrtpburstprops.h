@@ -29,6 +29,7 @@
 
 #include <gst/gst.h>
 
+#include "gstrtpburstahead.h"
 #include "gstrtpburstcc.h"
 #include "gstrtpburstpaycompat.h"
 #include "rtpburststream.h"
@@ -95,6 +96,7 @@ enum
   PROP_MAX_BITRATE,
   PROP_START_BITRATE,
   PROP_ESTIMATED_BITRATE,
+  PROP_RELEASE_AHEAD,
   PROP_PAY_FIRST,               /* GST_RTP_BURST_PAY_N_PROPS of them */
   PROP_STATS = PROP_PAY_FIRST + GST_RTP_BURST_PAY_N_PROPS,
   /* the old names of renamed properties, deprecated: each is the property
@@ -111,6 +113,8 @@ enum
 GType    gst_rtp_burst_pace_overload_get_type (void);
 
 void     gst_rtp_burst_pace_install_properties (GObjectClass * klass);
+/* ... of them, those of the congestion controller (gstrtpburstccprops.c) */
+void     gst_rtp_burst_cc_install_properties (GObjectClass * klass);
 
 /* For the deprecated old name of a renamed property: logs a warning the
  * first time @object uses that name (a bit per old name in *@warned, set

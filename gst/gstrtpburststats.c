@@ -145,6 +145,11 @@ static const Field fields[GST_RTP_BURST_N_STATS] = {
   [GST_RTP_BURST_STAT_REALTIME_PRIORITY] = {"realtime-priority", G_TYPE_INT,
       "the SCHED_FIFO priority the releasing thread runs at now; 0 = not "
         "set by the element (property 0, or refused)"},
+  [GST_RTP_BURST_STAT_WAKEUPS] = {"wakeups", G_TYPE_UINT64,
+      "clock waits of the releasing thread that ran to their time: about "
+        "one per slot, one per frame or fewer with release-ahead of a "
+        "frame period (not counted: a wait whose time had passed, one cut "
+        "short by a flush, a pause or a completed frame, waits for data)"},
   [GST_RTP_BURST_STAT_MARGIN] = {"margin", G_TYPE_UINT64,
       "with auto-margin: the time kept free after a frame's last slot, "
         "sized from recent frames that late slots made end after their "
@@ -334,7 +339,7 @@ gst_rtp_burst_stats_set_string (GstStructure * s, GstRtpBurstStat stat,
  */
 GstStructure *
 gst_rtp_burst_stats_from_stream (const RtpBurstStreamStats * st,
-    guint64 invalid_packets, gint realtime_priority)
+    guint64 invalid_packets, gint realtime_priority, guint64 wakeups)
 {
   GstStructure *s = gst_rtp_burst_stats_new ();
   const RtpBurstMeterReport *meter = &st->meter;
@@ -372,6 +377,7 @@ gst_rtp_burst_stats_from_stream (const RtpBurstStreamStats * st,
   SET_U64 (KEY_UNIT_REQUESTS, st->key_unit_requests);
   gst_rtp_burst_stats_set_int (s, GST_RTP_BURST_STAT_REALTIME_PRIORITY,
       realtime_priority);
+  SET_U64 (WAKEUPS, wakeups);
   SET_U64 (SINK_LATENCY, st->sink_latency);
   SET_U64 (HELD_SLOTS, st->held_slots);
   SET_U64 (MARGIN, st->margin);

@@ -82,6 +82,7 @@ typedef enum
   GST_RTP_BURST_STAT_CC_PROBE_BITRATE,
   /* the thread */
   GST_RTP_BURST_STAT_REALTIME_PRIORITY,
+  GST_RTP_BURST_STAT_WAKEUPS,
   /* the automatic margin */
   GST_RTP_BURST_STAT_MARGIN,
   GST_RTP_BURST_STAT_MARGIN_FRAMES,
@@ -141,7 +142,8 @@ void     gst_rtp_burst_stats_set_string (GstStructure * s, GstRtpBurstStat stat,
 /* The stats of @stream, with the element's own counters. */
 GstStructure *gst_rtp_burst_stats_from_stream (const RtpBurstStreamStats *
                                          stream, guint64 invalid_packets,
-                                         gint realtime_priority);
+                                         gint realtime_priority,
+                                         guint64 wakeups);
 
 G_END_DECLS
 

@@ -115,6 +115,9 @@ ask_locked (GstRtpBurstPace * self, RtpBurstNext * next,
       case RTP_BURST_NEXT_WAIT_UNTIL:
         cret = gst_rtp_burst_wait_until_running_locked (&self->wait,
             GST_ELEMENT_CAST (self), next->time, next->for_close, &now->now);
+        /* a wake-up of the thread by its clock (stats: wakeups) */
+        if (cret == GST_CLOCK_OK)
+          self->wakeups++;
         /* the slot is reached unless a pause or flush cut the wait short;
          * how late the machine woke counts when it did wait */
         if (next->for_slot && cret != GST_CLOCK_UNSCHEDULED &&

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "rtpburststream.h"
+#include "rtpburstahead.h"
 #include "rtpburstbooking.h"
 #include "rtpburstframes.h"
 #include "rtpburstgroup.h"
@@ -113,6 +114,7 @@ struct _RtpBurstStream
   RtpBurstBooking repair_booking;
 
   Push push;
+  RtpBurstAhead ahead;          /* release_ahead's notices */
   guint64 probe_next;           /* the next frame a probe at this rate */
   gboolean have_started;        /* next () started a frame: */
   RtpBurstStarted started;

@@ -42,6 +42,7 @@ reset_run (RtpBurstStream * s)
   rtp_burst_rate_meter_init (&s->rate_meter);
   s->prev_end = RTP_BURST_TIME_NONE;
   s->period_warned = s->group_clock_warned = FALSE;
+  rtp_burst_ahead_init (&s->ahead);
 }
 
 RtpBurstStream *
@@ -391,6 +392,7 @@ rtp_burst_stream_take_notices (RtpBurstStream * s, RtpBurstStreamNotices * out)
   out->other_clock = s->notice_other_clock;
   out->dropped = s->notice_dropped;
   out->drop = s->drop;
+  out->ahead_off = rtp_burst_ahead_take_notice (&s->ahead);
   s->notice_period = s->notice_other_clock = s->notice_dropped = FALSE;
   /* the decoder lost its reference: a key unit is asked for */
   if (out->dropped)

@@ -86,6 +86,10 @@ typedef struct
                                  * rate (rtpburstgroup.h) */
   guint64 cc_rate;              /* a congestion controller's rate, bit/s,
                                  * capping with max_rate; 0: none */
+  guint64 release_ahead;        /* slots handed over this long before their
+                                 * time (rtpburstahead.h); 0: at it */
+  gboolean cc_on;               /* a congestion controller reads the send
+                                 * times: release_ahead is not applied */
 } RtpBurstStreamConfig;
 
 typedef struct _RtpBurstStream RtpBurstStream;
@@ -334,6 +338,8 @@ typedef struct
   gboolean other_clock;         /* the group runs on another clock */
   gboolean dropped;             /* drop: the last frame dropped */
   RtpBurstDrop drop;
+  guint ahead_off;              /* release_ahead was not applied, first
+                                 * time for these RtpBurstAheadOff reasons */
 } RtpBurstStreamNotices;
 
 /* What to report since the last call, once each; a dropped frame counts as

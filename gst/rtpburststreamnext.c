@@ -416,8 +416,26 @@ unpaced_turn (RtpBurstStream * s, RtpBurstFrame * item,
   return DECIDED;
 }
 
-/* A started paced frame: its next slot, once waited for, then its room on
- * the group's rate. */
+/* The release-ahead horizon in force (rtpburstahead.h): not on a group's
+ * rate, nor with a congestion controller. */
+static guint64
+ahead_horizon (RtpBurstStream * s)
+{
+  RtpBurstGroupReport group;
+  guint off = RTP_BURST_AHEAD_OFF_NONE;
+
+  if (s->config->release_ahead == 0)
+    return 0;
+  rtp_burst_group_member_report (&s->group, &group);
+  if (group.max_rate > 0)
+    off |= RTP_BURST_AHEAD_OFF_GROUP_RATE;
+  if (s->config->cc_on)
+    off |= RTP_BURST_AHEAD_OFF_CC;
+  return rtp_burst_ahead_horizon (&s->ahead, s->config->release_ahead, off);
+}
+
+/* A started paced frame: its next slot, once waited for (or within the
+ * release-ahead horizon), then its room on the group's rate. */
 static Turn
 slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
     const RtpBurstStreamNow * now, RtpBurstNext * next)
@@ -434,9 +452,20 @@ slot_turn (RtpBurstStream * s, RtpBurstFrame * item,
     return AGAIN;
   }
   if (!h->slot_reached) {
-    /* waited for even when it is due: the caller's clock says when */
-    wait_until (next, h->slot_time, RTP_BURST_WHY_SLOT, FALSE, TRUE);
-    return DECIDED;
+    /* without a clock the wait fails at once and the slot is reached, as
+     * without a horizon */
+    guint64 ahead = now->now != RTP_BURST_TIME_NONE ? ahead_horizon (s) : 0;
+
+    if (ahead == 0 || !rtp_burst_ahead_due (h->slot_time, now->now, ahead)) {
+      /* waited for even when it is due: the caller's clock says when; with
+       * a horizon, until a frame period of slots is within it */
+      wait_until (next, rtp_burst_ahead_wake (h->slot_time, ahead,
+              item->period), RTP_BURST_WHY_SLOT, FALSE, ahead == 0);
+      return DECIDED;
+    }
+    /* handed over now, with its slot's DTS */
+    h->slot_reached = TRUE;
+    h->slot_lateness = now->now > h->slot_time ? now->now - h->slot_time : 0;
   }
   bytes = rtp_burst_frames_head_bytes (&s->q, item, h->slot_packets);
   rate_time (now, &t);

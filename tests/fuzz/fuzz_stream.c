@@ -61,8 +61,9 @@
  *  - slots: the slots a frame waits for (WAIT_UNTIL for_slot) do not go
  *    back in time; after rtp_burst_stream_woke () the next answer is the
  *    push of that slot (at or after it: maybe after waits for the group's
- *    rate), and a paced push comes only so; a push or repair packet is
- *    not before its time, its DTS not after it;
+ *    rate), and a paced push comes only so, or with release_ahead less
+ *    than that before its time; a push or repair packet is not before its
+ *    time (but for that), its DTS not after it;
  *  - progress: PUSH has packets and takes them off the queue, REPAIR and
  *    EVENT take one off theirs, DROPPED is one frame dropped and noticed;
  *    a wait that is not for a slot is for a time after now (the element
@@ -647,7 +648,17 @@ op_event (Model * m)
   model_close (m);
 }
 
-/* A value for a config field (which % 18). */
+/* A push release_ahead may hand over without a wait: due, or less than
+ * release_ahead before its time. */
+static gboolean
+ahead_of (const RtpBurstNext * next, const RtpBurstStreamNow * now,
+    const RtpBurstStreamConfig * c)
+{
+  return next->kind == RTP_BURST_NEXT_PUSH && c->release_ahead > 0 &&
+      (next->time <= now->now || next->time - now->now < c->release_ahead);
+}
+
+/* A value for a config field (which % 19). */
 static void
 op_config (Model * m)
 {
@@ -656,7 +667,7 @@ op_config (Model * m)
   };
   static const gdouble factors[] = { 0.0, 0.5, 1.0, 1.5, 2.0, 1000.0 };
   RtpBurstStreamConfig *c = &m->config;
-  guint which = fuzz_u8 (m->in) % 18;
+  guint which = fuzz_u8 (m->in) % 19;
   guint8 v = fuzz_u8 (m->in);
 
   TRACE ("config %u = %u\n", which, v);
@@ -746,6 +757,12 @@ op_config (Model * m)
       /* the priority on the group's rate (beyond the highest: the
        * highest) */
       c->priority = v % (RTP_BURST_GROUP_PRIORITIES + 2);
+      break;
+    case 18:
+      /* slots handed over ahead (rtpburstahead.h): none, a chunk, a
+       * frame, two frames; a controller turns it off */
+      c->release_ahead = (guint64) (v & 3) * (v & 4 ? 20 : 10) * MS;
+      c->cc_on = (v & 8) != 0;
       break;
     default:
       g_assert_not_reached ();
@@ -1208,10 +1225,12 @@ task (Model * m, guint steps, guint8 policy)
           G_GUINT64_FORMAT ": %s at %" G_GUINT64_FORMAT, m->reached,
           kind_names[next.kind], next.time);
     } else {
-      /* ... and a paced slot only after its wait */
-      FUZZ_CHECK (next.kind != RTP_BURST_NEXT_PUSH || next.time == NONE,
-          "a push for the slot at %" G_GUINT64_FORMAT " without its wait",
-          next.time);
+      /* ... and a paced slot only after its wait, or handed over ahead:
+       * less than release_ahead before its time */
+      FUZZ_CHECK (next.kind != RTP_BURST_NEXT_PUSH || next.time == NONE ||
+          (now.now != NONE && ahead_of (&next, &now, &m->config)),
+          "a push for the slot at %" G_GUINT64_FORMAT " without its wait "
+          "at %" G_GUINT64_FORMAT, next.time, now.now);
     }
     if (next.kind == RTP_BURST_NEXT_PUSH) {
       slot = m->reached;
@@ -1219,11 +1238,13 @@ task (Model * m, guint steps, guint8 policy)
     }
     if (next.kind == RTP_BURST_NEXT_PUSH || next.kind ==
         RTP_BURST_NEXT_REPAIR) {
-      /* not before its time (the harness waited for it), and the DTS a
+      /* not before its time (the harness waited for it; a slot handed
+       * over ahead less than release_ahead before it), and the DTS a
        * synchronising sink releases it at is not after it */
       FUZZ_CHECK (next.time == NONE || now.now == NONE || next.time <=
-          now.now, "%s due at %" G_GUINT64_FORMAT " at %" G_GUINT64_FORMAT,
-          kind_names[next.kind], next.time, now.now);
+          now.now || ahead_of (&next, &now, &m->config), "%s due at %"
+          G_GUINT64_FORMAT
+          " at %" G_GUINT64_FORMAT, kind_names[next.kind], next.time, now.now);
       FUZZ_CHECK (next.dts == NONE || (next.time != NONE &&
               next.dts <= next.time), "%s at %" G_GUINT64_FORMAT " with DTS %"
           G_GUINT64_FORMAT, kind_names[next.kind], next.time, next.dts);

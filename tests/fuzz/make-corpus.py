@@ -335,7 +335,9 @@ def t_config(which, v, extra=b''):
     3 seed (u32), 4 frame-period (0 none, 1 40 ms, v > 3: v % 100 + 1 ms),
     5 payload-size, 6 min-slot, 7 sync-upstream-latency, 8 max-rate (v < 200:
     0, 1, 1M, 6M, 8.08M, 100M, 100G), 9 max-rate-factor, 10 max-delay
-    (v + 1 ms), 11 overload (1 drop), 12 auto-margin, 13 pace-other-payloads"""
+    (v + 1 ms), 11 overload (1 drop), 12 auto-margin, 13 pace-other-payloads,
+    18 release-ahead ((v & 3) x 10 ms, x 2 with v & 4; v & 8: a
+    controller, which turns it off)"""
     return u8(T_CONFIG) + u8(which) + u8(v) + extra
 
 
@@ -411,6 +413,13 @@ STREAM_SEEDS = {
     # times near the end of the range
     'late-times': stream_header(seed=13, start=3, caps=True) +
     b''.join(t_frame(5) + t_task() for _ in range(3)),
+    # slots handed over ahead: 40 ms (a frame), then 10 ms chunks with
+    # repair packets and a flush mid-frame, then turned off by a controller
+    'release-ahead': stream_header(seed=14, caps=True) + t_config(18, 6) +
+    b''.join(t_frame(10) + t_task() for _ in range(2)) + t_config(18, 1) +
+    t_frame(10) + t_frame(2, repair=True, advance=False) + t_task(steps=6) +
+    u8(T_FLUSH) + u8(0) + t_frame(5) + t_task() + t_config(18, 14) +
+    t_frame(6) + t_task(),
 }
 
 

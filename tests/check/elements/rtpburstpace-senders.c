@@ -212,6 +212,35 @@ GST_START_TEST (test_sync_sink_in_thread)
 
 GST_END_TEST;
 
+/* With release-ahead and a synchronising sink in the thread, the element
+ * hands every slot over at once and the sink waits for each: the packets
+ * still leave at their slots (frame 0 held 60 ms by the sink as without
+ * release-ahead, later frames with DTS = slot - 60 ms), and the element's
+ * own clock never wakes it. */
+GST_START_TEST (test_sync_sink_release_ahead)
+{
+  Fixture f;
+  guint i, frame;
+
+  senders_fixture_init (&f);
+  g_object_set (f.h->element, "release-ahead", PERIOD, NULL);
+  sync_sink_install (&f, 60 * MS);
+  for (frame = 0; frame < 3; frame++) {
+    GstClockTime slot0 = frame * PERIOD + 60 * MS;
+
+    push_frame (&f, frame, 10, 1000);
+    for (i = 0; i < 10; i++) {
+      expect_wait (&f, slot0 + i * DT);
+      pull_with_times (&f, frame * PERIOD, frame * PERIOD + i * DT);
+    }
+  }
+  check_synced_stats (&f, 60 * MS);
+  fail_unless_equals_uint64 (stat (&f, "wakeups"), 0);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 /* A synchronising sink with a ts-offset announces 60 ms and holds each
  * packet 60 ms + the offset after its DTS.  Frame 0 is paced by the sink;
  * its first two pushes, held alike, tell the element the sum, and from
@@ -529,6 +558,7 @@ rtpburstpace_senders_suite (void)
   tcase_add_test (tc, test_sync_sink_in_thread);
   tcase_add_test (tc, test_sync_sink_with_group_rate);
   tcase_add_test (tc, test_sync_sink_ts_offset);
+  tcase_add_test (tc, test_sync_sink_release_ahead);
   tcase_add_test (tc, test_clocksync_in_thread);
   tcase_add_test (tc, test_latency_without_hold);
   tcase_add_test (tc, test_dts_in_stream_time);

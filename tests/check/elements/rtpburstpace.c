@@ -1403,6 +1403,7 @@ GST_START_TEST (test_property_mutable_flags)
     {"pace", GST_PARAM_MUTABLE_PLAYING},
     {"group-max-rate", GST_PARAM_MUTABLE_PLAYING},
     {"group-priority", GST_PARAM_MUTABLE_PLAYING},
+    {"release-ahead", GST_PARAM_MUTABLE_PLAYING},
     /* the deprecated old names of renamed ones, as the new names */
     {"max-latency", GST_PARAM_MUTABLE_PLAYING},
     {"pace-repair", GST_PARAM_MUTABLE_PLAYING},
