@@ -115,6 +115,7 @@ GType    gst_rtp_burst_pace_overload_get_type (void);
 void     gst_rtp_burst_pace_install_properties (GObjectClass * klass);
 /* ... of them, those of the congestion controller (gstrtpburstccprops.c) */
 void     gst_rtp_burst_cc_install_properties (GObjectClass * klass);
+void     gst_rtp_burst_group_install_properties (GObjectClass * klass);
 
 /* For the deprecated old name of a renamed property: logs a warning the
  * first time @object uses that name (a bit per old name in *@warned, set
