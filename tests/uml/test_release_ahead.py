@@ -1,0 +1,266 @@
+#!/usr/bin/python3
+"""rtpburstpace release-ahead through rtpbursttxsink and fq, in run-uml.sh's
+User-Mode Linux guest.
+
+    tests/uml/run-uml.sh -- /usr/bin/python3 tests/uml/test_release_ahead.py
+
+A live pipeline in the namespace $UML_NS_TX
+
+    videotestsrc is-live=true num-buffers=FRAMES !
+      video/x-raw,format=UYVY,width=160,height=32,framerate=25/1 !
+      rtpvrawpay mtu=1028 ! rtpburstpace release-ahead=R slot-jitter=0
+      auto-margin=false min-slot-duration=1 ! rtpbursttxsink
+
+(11 packets a frame, 275 packets/s: the guest's timers are coarse) sends
+through the veth with fq on its egress (run-uml.sh's default, flow_limit
+1000, above a frame's packets); a receiver in $UML_NS_RX timestamps the
+arrivals in its kernel (SO_TIMESTAMPNS).  Two runs of the same pipeline:
+
+  ahead    release-ahead = 40 ms (the frame period): the element hands a
+           frame's slots over at once, each packet with its slot's DTS, and
+           fq sends it at that time.  Its clock wakes it at most 1.5 times
+           a frame (stats: wakeups).
+  at-time  release-ahead = 0: the element waits on its clock for each slot
+           and pushes it at its time, about slots - 1 wake-ups a frame.
+
+In both every packet arrives (the RTP sequence numbers complete, as many
+as the sink sent) and the median gap between packets of the same frame
+(RTP timestamp) is within 10 % of equation (2)'s
+    dt = dT * duty / ceil (packets / burst-size)
+with dT = 40 ms, duty 0.9, burst-size 1 and the packets a frame seen at
+the receiver.  auto-margin=false and min-slot-duration=1 keep dt at
+equation (2) whatever the guest's timers do (the margin would shorten the
+span after late slots; the automatic minimum would give a slot more
+packets when the clock wakes late).
+
+The guest's timers follow the host's load: a run whose gaps miss is run
+once more.  Prints one line per run with the figures.  Exits 77 where the
+guest has no PyGObject or the plugin.
+
+Roles (the same file): `recv PORT` in the receiver's namespace prints the
+arrivals as JSON; `send ...` in the sender's runs the pipeline and prints
+the element's and the sink's stats as JSON.
+"""
+import json
+import math
+import os
+import select
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import time
+
+FRAMES = 100
+PERIOD_NS = 40000000
+DUTY = 0.9
+BURST_SIZE = 1
+PORT = 5002
+SO_TIMESTAMPNS = 35
+SO_RCVBUFFORCE = 33
+SCM_TIMESTAMPNS = SO_TIMESTAMPNS
+
+
+def receive(port):
+    """Prints {"seq": [...], "ts": [...], "t": [...]}: each packet's RTP
+    sequence number, RTP timestamp and kernel arrival time (ns), until 3 s
+    without a packet."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 4 * 1024 * 1024)
+    s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+    s.bind(("0.0.0.0", port))
+    print("ready", flush=True)
+    seqs, stamps, times = [], [], []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        r, _, _ = select.select([s], [], [], 3.0 if seqs else 30.0)
+        if not r:
+            break
+        data, anc, _, _ = s.recvmsg(2048, socket.CMSG_SPACE(16))
+        t = None
+        for level, kind, value in anc:
+            if level == socket.SOL_SOCKET and kind == SCM_TIMESTAMPNS:
+                sec, nsec = struct.unpack("qq", value[:16])
+                t = sec * 1000000000 + nsec
+        seq, ts = struct.unpack("!HI", data[2:8])
+        seqs.append(seq)
+        stamps.append(ts)
+        times.append(t)
+    print(json.dumps({"seq": seqs, "ts": stamps, "t": times}), flush=True)
+
+
+def structure_dict(s):
+    return {s.nth_field_name(i): s.get_value(s.nth_field_name(i))
+            for i in range(s.n_fields())}
+
+
+def send(host, port, ahead):
+    """Runs the pipeline to EOS; prints the element's and the sink's stats
+    and the warnings as JSON."""
+    import gi
+    gi.require_version("Gst", "1.0")
+    from gi.repository import Gst
+    Gst.init(None)
+    pipeline = Gst.parse_launch(
+        "videotestsrc is-live=true num-buffers=%d ! "
+        "video/x-raw,format=UYVY,width=160,height=32,framerate=25/1 ! "
+        "rtpvrawpay mtu=1028 ! "
+        "rtpburstpace name=pace release-ahead=%d slot-jitter=0 duty=%g "
+        "burst-size=%d auto-margin=false min-slot-duration=1 ! "
+        "rtpbursttxsink name=sink host=%s port=%d"
+        % (FRAMES, ahead, DUTY, BURST_SIZE, host, port))
+    pace, sink = pipeline.get_by_name("pace"), pipeline.get_by_name("sink")
+    bus = pipeline.get_bus()
+    pipeline.set_state(Gst.State.PLAYING)
+    warnings = []
+    while True:
+        msg = bus.timed_pop_filtered(60 * Gst.SECOND, Gst.MessageType.EOS |
+                                     Gst.MessageType.ERROR | Gst.MessageType.WARNING)
+        if msg is None:
+            sys.exit("send: no EOS after 60 s")
+        if msg.type == Gst.MessageType.WARNING:
+            warnings.append(msg.parse_warning()[0].message)
+            continue
+        if msg.type == Gst.MessageType.ERROR:
+            sys.exit("send: %s" % msg.parse_error()[0].message)
+        break
+    out = {"pace": structure_dict(pace.get_property("stats")),
+           "txtime-active": sink.get_property("txtime-active")}
+    pipeline.set_state(Gst.State.NULL)
+    out["sink"] = structure_dict(sink.get_property("stats"))
+    out["warnings"] = warnings
+    print(json.dumps(out), flush=True)
+
+
+def netns(ns, *args):
+    return ["ip", "netns", "exec", ns, sys.executable, os.path.abspath(__file__)] + list(args)
+
+
+def run_case(ahead):
+    rx = subprocess.Popen(netns(os.environ["UML_NS_RX"], "recv", str(PORT)),
+                          stdout=subprocess.PIPE, text=True)
+    if rx.stdout.readline().strip() != "ready":
+        sys.exit("the receiver did not start")
+    tx = subprocess.run(netns(os.environ["UML_NS_TX"], "send", os.environ["UML_RX_ADDR"],
+                              str(PORT), str(ahead)),
+                        stdout=subprocess.PIPE, text=True, timeout=120)
+    got = json.loads(rx.communicate(timeout=90)[0])
+    if tx.returncode != 0:
+        sys.exit("the sender failed (%d)" % tx.returncode)
+    return got, json.loads(tx.stdout.strip().splitlines()[-1])
+
+
+def analyse(got):
+    """The packets in sequence order (from the first one received, mod
+    2^16), the gaps between packets of the same frame (us), the packets a
+    frame (the most common count) and the sequence numbers missing."""
+    if not got["seq"]:
+        return [], 0, None
+    first = got["seq"][0]
+    pkts = sorted(((s - first) & 0xffff, ts, t)
+                  for s, ts, t in zip(got["seq"], got["ts"], got["t"]))
+    missing = (pkts[-1][0] + 1) - len(set(p[0] for p in pkts))
+    gaps = [(b[2] - a[2]) / 1000.0 for a, b in zip(pkts, pkts[1:])
+            if a[1] == b[1] and b[0] == a[0] + 1 and None not in (a[2], b[2])]
+    per_frame = {}
+    for _, ts, _ in pkts:
+        per_frame[ts] = per_frame.get(ts, 0) + 1
+    counts = list(per_frame.values())
+    packets_a_frame = max(set(counts), key=counts.count)
+    return gaps, missing, packets_a_frame
+
+
+def main():
+    try:
+        import gi
+        gi.require_version("Gst", "1.0")
+        from gi.repository import Gst
+        Gst.init(None)
+    except (ImportError, ValueError) as e:
+        print("skipped: no PyGObject with GStreamer (%s)" % e)
+        return 77
+    for f in ("rtpburstpace", "rtpbursttxsink", "videotestsrc", "rtpvrawpay"):
+        if Gst.ElementFactory.find(f) is None:
+            print("skipped: no %s (GST_PLUGIN_PATH=%s)" %
+                  (f, os.environ.get("GST_PLUGIN_PATH")))
+            return 77
+    for v in ("UML_NS_TX", "UML_NS_RX", "UML_TX_DEV", "UML_RX_ADDR"):
+        if v not in os.environ:
+            print("test_release_ahead.py runs in run-uml.sh's guest (no %s)" % v)
+            return 2
+
+    failures = []
+    for name, ahead in (("ahead", PERIOD_NS), ("at-time", 0)):
+        for attempt in (1, 2):
+            got, stats = run_case(ahead)
+            pace, sink = stats["pace"], stats["sink"]
+            gaps, missing, n = analyse(got)
+            problems = []
+            if not gaps or n is None:
+                print("%-8s release-ahead %d ms: %d packets received, no gaps"
+                      % (name, ahead // 1000000, len(got["seq"])), flush=True)
+                problems.append("no gaps")
+            else:
+                slots = math.ceil(n / BURST_SIZE)
+                dt_us = PERIOD_NS * DUTY / slots / 1000.0
+                med = statistics.median(gaps)
+                q = statistics.quantiles(gaps, n=10)
+                frames = pace["frames"]
+                wpf = pace["wakeups"] / frames if frames else float("inf")
+                print("%-8s release-ahead %d ms: %d/%d packets received (%d missing), "
+                      "%d a frame, %d frames; gaps within a frame: median %.1f us "
+                      "(p10 %.1f, p90 %.1f; eq. (2) %.1f us, %+.1f %%); "
+                      "wakeups %d = %.2f a frame (slots - 1 = %d); "
+                      "element: late-slots %d, max-lateness %.1f ms, unpaced-frames %d; "
+                      "sink: timed %d, untimed %d, txtime-late %d, max-lead %.1f ms, "
+                      "qdisc '%s'%s"
+                      % (name, ahead // 1000000, len(got["seq"]), sink["packets-sent"],
+                         missing, n, frames, med, q[0], q[-1], dt_us,
+                         100.0 * (med - dt_us) / dt_us, pace["wakeups"], wpf, slots - 1,
+                         pace["late-slots"], pace["max-lateness"] / 1e6,
+                         pace["unpaced-frames"], sink["timed"], sink["untimed"],
+                         sink["txtime-late"], sink["max-lead"] / 1e6, sink["qdisc"],
+                         "" if attempt == 1 else " (again)"), flush=True)
+                if abs(med - dt_us) > 0.1 * dt_us:
+                    problems.append("median gap %.1f us not within 10 %% of %.1f us"
+                                    % (med, dt_us))
+                if ahead:
+                    if wpf > 1.5:
+                        problems.append("%.2f wake-ups a frame, more than 1.5" % wpf)
+                elif not 0.8 * (slots - 1) <= wpf <= slots:
+                    problems.append("%.2f wake-ups a frame, not about %d" % (wpf, slots - 1))
+            # every packet: as many as the element and the sink sent, none
+            # missing, none twice
+            if (missing or len(got["seq"]) != len(set(got["seq"])) or
+                    len(got["seq"]) != sink["packets-sent"] or
+                    sink["packets-sent"] != pace["packets"] or pace["frames"] < FRAMES - 1):
+                problems.append("received %d (%d missing), sink sent %d, element pushed %d "
+                                "in %d frames" % (len(got["seq"]), missing,
+                                                  sink["packets-sent"], pace["packets"],
+                                                  pace["frames"]))
+            if not stats["txtime-active"] or sink["qdisc"] != "fq" or \
+                    sink["timed"] != sink["packets-sent"]:
+                problems.append("txtime-active %s, qdisc '%s', timed %d"
+                                % (stats["txtime-active"], sink["qdisc"], sink["timed"]))
+            if stats["warnings"]:
+                problems.append("warnings %s" % stats["warnings"])
+            if not problems:
+                break
+            print("  %s: %s" % (name, "; ".join(problems)), flush=True)
+        else:
+            failures.append(name)
+    if failures:
+        print("FAILED: %s" % ", ".join(failures))
+        return 1
+    print("release-ahead through fq: both runs as expected")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "recv":
+        receive(int(sys.argv[2]))
+    elif len(sys.argv) > 1 and sys.argv[1] == "send":
+        send(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        sys.exit(main())
