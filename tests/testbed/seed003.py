@@ -4,7 +4,7 @@
     sudo /usr/bin/python3 tests/testbed/seed003.py tcp --out DIR [--bottlenecks 2,10]
          [--ccs cubic,reno] [--reps 3] [--duration 30] [-- run.py options]
     sudo /usr/bin/python3 tests/testbed/seed003.py voip --out DIR [--bottlenecks 0.1,1]
-         [--cases tfrc,tfrc-marker,none] [--competitor tcp|udp] [--reps 3] [--duration 30]
+         [--cases tfrc,tfrc-marker,tfrc-drop,none] [--competitor tcp|udp|none] [--reps 3] [--duration 30]
     /usr/bin/python3 tests/testbed/seed003.py table DIR     # the tables again, from DIR's runs
 
 The seed (S. Vishnu Vardhan, P. Chenna Reddy, "Congestion Control in Real Time Applications",
@@ -33,13 +33,16 @@ tcp: recipes.py's case capped-rtx-tfrc (examples/send-video -> examples/receive-
 voip: a G.711 stream (audiotestsrc ! alawenc ! rtppcmapay, 20 ms = 160-byte payloads,
   64 kbit/s; 50 packets/s of 214 bytes on the wire) with the transport-wide-cc header
   extension through rtpburstpace and rtpbin in sv, to an rtpsession in rx that sends the
-  feedback (this script's voip-send / voip-recv), beside one TCP flow (--competitor tcp) or a
-  UDP flood of twice the bottleneck (--competitor udp, iperf3 -u), at each --bottlenecks
-  Mbit/s.  Cases:
+  feedback (this script's voip-send / voip-recv), beside one TCP flow (--competitor tcp), a
+  UDP flood of twice the bottleneck (--competitor udp, iperf3 -u, 1000-byte datagrams) or
+  alone (--competitor none), at each --bottlenecks Mbit/s.  Cases:
     tfrc         congestion-control=tfrc (min-bitrate 10 kbit/s), the receiver sending
                  feedback every FEEDBACK_MS ms (its session's twcc-feedback-interval)
     tfrc-marker  the same with GStreamer 1.22's default receiver: feedback only on packets
                  with the RTP marker bit (rtppcmapay sets it on the first packet only)
+    tfrc-drop    tfrc with overload=drop (whole frames dropped where the cap cannot be
+                 kept within max-delay; the default, compress, blocks upstream instead when
+                 the frames are single packets)
     none         the same stream through the element without congestion control
   Per run: packets the payloader made, the element sent and dropped, the receiver got (and
   lost by sequence number), the estimate (min, median over the steady part, last), feedback
@@ -272,7 +275,8 @@ def voip_send(a):
     """The G.711 sender: packets and bytes the payloader made and udpsink sent, the element's
     estimate each second, its stats at the end; one JSON line."""
     GLib, Gst = gst()
-    cc = "congestion-control=tfrc min-bitrate=10000" if a.cc == "tfrc" else ""
+    cc = ("congestion-control=tfrc min-bitrate=10000" if a.cc == "tfrc" else "") + \
+        " " + " ".join(a.prop or [])
     p = Gst.parse_launch(
         "rtpbin name=rb audiotestsrc is-live=true samplesperbuffer=160 ! "
         "audio/x-raw,rate=8000,channels=1 ! alawenc ! rtppcmapay name=pay pt=8 "
@@ -401,14 +405,18 @@ def voip_run(bottleneck, case, rep, a, tools, work):
                               stdout=subprocess.PIPE, stderr=tools)
             time.sleep(args.warmup)
             cross = None
-        else:
+        elif a.competitor == "tcp":
             cross = bed.cross_traffic(work, a.duration - 1, args.warmup + 0.5)
             cross.before_video()
+        else:
+            cross = None
         q0, cpu0 = bed.qdisc_stats(), run.cpu_times()
         sender = bed.start(bed.sv, [run.PY, me, "voip-send", "--host", bed.rx_addr,
                                     "--port", str(VOIP_PORT), "--cc",
                                     "none" if case == "none" else "tfrc",
-                                    "--seconds", "%g" % a.duration],
+                                    "--seconds", "%g" % a.duration] + (
+                                        ["--prop", "overload=drop"] if case == "tfrc-drop"
+                                        else []),
                            stdout=subprocess.PIPE, stderr=tools, env=env)
         tx_out, _ = sender.communicate(timeout=a.duration + 60)
         row["cpu_busy"], _steal = run.cpu_busy_since(cpu0)
@@ -612,7 +620,8 @@ def main():
     sub.choices["tcp"].add_argument("--ccs", default="cubic,reno")
     sub.choices["voip"].add_argument("--bottlenecks", default="0.1,1")
     sub.choices["voip"].add_argument("--cases", default="tfrc,tfrc-marker,none")
-    sub.choices["voip"].add_argument("--competitor", choices=("tcp", "udp"), default="tcp")
+    sub.choices["voip"].add_argument("--competitor", choices=("tcp", "udp", "none"),
+                                     default="tcp")
     sub.choices["voip"].add_argument("--cc", default="cubic", help="the TCP flow's")
     p = sub.add_parser("table")
     p.add_argument("dir")
@@ -621,6 +630,8 @@ def main():
     p.add_argument("--port", type=int, default=VOIP_PORT)
     p.add_argument("--cc", choices=("tfrc", "none"), default="tfrc")
     p.add_argument("--seconds", type=float, default=30.0)
+    p.add_argument("--prop", action="append", metavar="PROP=VALUE",
+                   help="another rtpburstpace property (repeatable)")
     p = sub.add_parser("voip-recv")
     p.add_argument("--port", type=int, default=VOIP_PORT)
     p.add_argument("--sender", required=True)
