@@ -5,6 +5,8 @@
          [--ccs cubic,reno] [--reps 3] [--duration 30] [-- run.py options]
     sudo /usr/bin/python3 tests/testbed/seed003.py voip --out DIR [--bottlenecks 0.1,1]
          [--cases tfrc,tfrc-marker,tfrc-drop,none] [--competitor tcp|udp|none] [--reps 3] [--duration 30]
+    sudo /usr/bin/python3 tests/testbed/seed003.py pair --out DIR [--bottlenecks 2,10]
+         [--ccs cubic,reno] [--reps 3] [--duration 30]
     /usr/bin/python3 tests/testbed/seed003.py table DIR     # the tables again, from DIR's runs
 
 The seed (S. Vishnu Vardhan, P. Chenna Reddy, "Congestion Control in Real Time Applications",
@@ -30,6 +32,11 @@ tcp: recipes.py's case capped-rtx-tfrc (examples/send-video -> examples/receive-
     estimate_mbps  the element's estimated-bitrate, time-weighted mean over the same span
                  (from send-video's rate_control history)
     intact       frames intact / frames sent
+  On a saturated link the two rates sum to about the link's, so their 1 s standard
+  deviations are about equal and the CoVs about inversely proportional to the means: the
+  baseline is TCP's CoV beside another TCP flow.
+pair: that baseline, two TCP flows of each --ccs (iperf3 -P 2, no video) for the same span:
+  each flow's mean and CoV of its 1 s received rates, the smaller mean over the larger.
 voip: a G.711 stream (audiotestsrc ! alawenc ! rtppcmapay, 20 ms = 160-byte payloads,
   64 kbit/s; 50 packets/s of 214 bytes on the wire) with the transport-wide-cc header
   extension through rtpburstpace and rtpbin in sv, to an rtpsession in rx that sends the
@@ -48,7 +55,7 @@ voip: a G.711 stream (audiotestsrc ! alawenc ! rtppcmapay, 20 ms = 160-byte payl
   lost by sequence number), the estimate (min, median over the steady part, last), feedback
   reports, the bottleneck's drops, and TCP's (or the flood's) rate.
 The steady-part arithmetic is steady_figures / cov (test_seed003.py checks it on fixed input).
-Results: DIR/{tcp,voip}.csv (a row per run), DIR/runs.jsonl (the per-second series),
+Results: DIR/{tcp,pair,voip}.csv (a row per run), DIR/runs.jsonl (the per-second series),
 DIR/table.md.  Runs append: several invocations into one DIR make one table.  Needs root;
 Debian's /usr/bin/python3.  About 45 s a run (tcp) and 40 s (voip).
 """
@@ -90,6 +97,9 @@ TCP_COLUMNS = ["time", "bottleneck", "cc", "rep", "status", "router", "rtt_ms", 
                "tfrc_mbps", "tcp_mbps", "ratio", "cov_tfrc", "cov_tcp", "estimate_mbps",
                "cov_estimate", "intact", "frames_sent", "net_loss", "tcp_retrans", "source_kbps",
                "bottleneck_drops", "cpu_busy", "waited_idle_s"]
+PAIR_COLUMNS = ["time", "bottleneck", "cc", "rep", "status", "router", "rtt_ms", "queue",
+                "tcp1_mbps", "tcp2_mbps", "ratio", "cov_tcp1", "cov_tcp2", "tcp_retrans",
+                "waited_idle_s"]
 VOIP_COLUMNS = ["time", "bottleneck", "case", "competitor", "rep", "status", "router",
                 "rtt_ms", "queue", "produced", "sent", "element_dropped", "received",
                 "net_lost", "seq_lost", "estimate_min_kbps", "estimate_median_kbps",
@@ -153,6 +163,34 @@ def iperf_server_rates(text):
         key = round(float(a))
         per[key] = per.get(key, 0.0) + float(val) * UNITS[unit] / 1e6
     return [per[k] for k in sorted(per)]
+
+
+def iperf_stream_rates(text):
+    """Each stream's per-second received rates (Mbit/s) from iperf3's server_output_text:
+    {stream id: [rate, ...]} of the 1 s intervals that were not omitted."""
+    per = {}
+    for line in text.splitlines():
+        m = LINE.match(line.strip())
+        if not m:
+            continue
+        sid, a, b, val, unit, rest = m.groups()
+        if sid == "SUM" or "omitted" in rest or "receiver" in rest or "sender" in rest or \
+                float(b) - float(a) > 1.5:
+            continue
+        per.setdefault(int(sid), []).append(float(val) * UNITS[unit] / 1e6)
+    return per
+
+
+def pair_figures(per, steady_from=STEADY_FROM - TCP_LAG):
+    """Two TCP flows' figures over their intervals from steady_from on (the last left out):
+    each flow's mean and CoV, and the smaller mean over the larger."""
+    flows = [per[k][steady_from:-1] for k in sorted(per)][:2]
+    means = [sum(f) / len(f) for f in flows if f]
+    if len(means) < 2:
+        return {}
+    return {"tcp1_mbps": means[0], "tcp2_mbps": means[1],
+            "ratio": min(means) / max(means) if max(means) else None,
+            "cov_tcp1": cov(flows[0]), "cov_tcp2": cov(flows[1])}
 
 
 def video_rates(rx, tx, duration):
@@ -238,6 +276,33 @@ def tcp_run(bottleneck, cc, rep, a, tools, work):
               "rate_control": raw["sender"].get("rate_control"),
               "rtpburstpace": raw["sender"].get("rtpburstpace")}
     return out, series
+
+
+def pair_run(bottleneck, cc, rep, a, tools, work):
+    """The baseline: two TCP flows of cc (iperf3 -P 2), no video, for the warm-up and
+    a.duration - 2 s as the tcp mode's TCP flow."""
+    import run
+    args = run.parse_args(["--bottleneck", "%g" % bottleneck, "--cc", cc, "--tcp", "2",
+                           "--tcp-server-output", "--wait-idle", "%g" % a.wait_idle]
+                          + a.runargs)
+    row = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "bottleneck": bottleneck, "cc": cc,
+           "rep": rep}
+    if args.wait_idle > 0:
+        row["waited_idle_s"] = round(run.wait_idle(timeout=args.wait_idle), 1)
+    path = os.path.join(work, "pair.json")
+    with run.Testbed(args, tools) as bed:
+        row.update({k: bed.path[k] for k in ("router", "rtt_ms", "queue")})
+        bed.start_tcp_server()
+        client = bed.start_tcp_client(path, a.duration - 2, args.warmup + 1.5)
+        client.wait(timeout=a.duration + 60)
+    with open(path) as f:
+        report = json.load(f)
+    per = iperf_stream_rates(report.get("server_output_text", ""))
+    row.update(pair_figures(per))
+    row["tcp_retrans"] = report.get("end", {}).get("sum_sent", {}).get("retransmits")
+    row["status"] = "ok" if "ratio" in row else "error: not two flows in iperf3's report"
+    return row, {"mode": "pair", "bottleneck": bottleneck, "cc": cc, "rep": rep,
+                 "tcp_mbps_per_s": {str(k): v for k, v in per.items()}}
 
 
 # ---------------------------------------------------------------------------------------
@@ -509,11 +574,15 @@ def tables(out):
     text = []
     rows = [r for r in read_csv(os.path.join(out, "tcp.csv")) if r["status"] == "ok"]
     fill_cov_estimate(rows, out)
+    for r in rows:
+        r["estimate_ratio"] = (float(r["estimate_mbps"]) / float(r["tcp_mbps"])
+                               if r.get("estimate_mbps") and float(r["tcp_mbps"] or 0)
+                               else None)
     if rows:
         text += ["| bottleneck | TCP | runs | tfrc Mbit/s | TCP Mbit/s | ratio tfrc/TCP "
-                 "(runs) | CoV tfrc | CoV TCP | estimate Mbit/s | CoV estimate | "
-                 "frames intact | TCP retrans |",
-                 "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                 "(runs) | CoV tfrc | CoV TCP | estimate Mbit/s | estimate / TCP | "
+                 "CoV estimate | frames intact | video loss | TCP retrans |",
+                 "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         keys = []
         for r in rows:
             if (r["bottleneck"], r["cc"]) not in keys:
@@ -522,14 +591,35 @@ def tables(out):
             rs = [r for r in rows if (r["bottleneck"], r["cc"]) == (b, cc)]
             runs = ", ".join("%.2f" % float(r["ratio"]) for r in rs if r["ratio"])
             text.append("| %s Mbit/s | %s | %d | %s | %s | **%s** (%s) | %s | %s | %s | %s | "
-                        "%s | %s |" % (b, cc, len(rs), fmt(median(rs, "tfrc_mbps")),
-                                       fmt(median(rs, "tcp_mbps")), fmt(median(rs, "ratio")),
-                                       runs, fmt(median(rs, "cov_tfrc"), "%.3f"),
-                                       fmt(median(rs, "cov_tcp"), "%.3f"),
-                                       fmt(median(rs, "estimate_mbps")),
-                                       fmt(median(rs, "cov_estimate"), "%.3f"),
-                                  fmt(100 * (median(rs, "intact") or 0), "%.1f %%"),
-                                  fmt(median(rs, "tcp_retrans"), "%.0f")))
+                        "%s | %s | %s | %s |" % (
+                            b, cc, len(rs), fmt(median(rs, "tfrc_mbps")),
+                            fmt(median(rs, "tcp_mbps")), fmt(median(rs, "ratio")),
+                            runs, fmt(median(rs, "cov_tfrc"), "%.3f"),
+                            fmt(median(rs, "cov_tcp"), "%.3f"),
+                            fmt(median(rs, "estimate_mbps")),
+                            fmt(median(rs, "estimate_ratio")),
+                            fmt(median(rs, "cov_estimate"), "%.3f"),
+                            fmt(100 * (median(rs, "intact") or 0), "%.1f %%"),
+                            fmt(100 * (median(rs, "net_loss") or 0), "%.1f %%"),
+                            fmt(median(rs, "tcp_retrans"), "%.0f")))
+        text.append("")
+    rows = [r for r in read_csv(os.path.join(out, "pair.csv")) if r["status"] == "ok"]
+    if rows:
+        text += ["| bottleneck | TCP | runs | flow 1 Mbit/s | flow 2 Mbit/s | ratio smaller/"
+                 "larger (runs) | CoV of a flow (runs, both flows) | TCP retrans |",
+                 "|---|---|---|---|---|---|---|---|"]
+        keys = []
+        for r in rows:
+            if (r["bottleneck"], r["cc"]) not in keys:
+                keys.append((r["bottleneck"], r["cc"]))
+        for b, cc in keys:
+            rs = [r for r in rows if (r["bottleneck"], r["cc"]) == (b, cc)]
+            covs = sorted(float(r[k]) for r in rs for k in ("cov_tcp1", "cov_tcp2") if r[k])
+            text.append("| %s Mbit/s | %s | %d | %s | %s | **%s** (%s) | **%s** (%s) | %s |" % (
+                b, cc, len(rs), fmt(median(rs, "tcp1_mbps")), fmt(median(rs, "tcp2_mbps")),
+                fmt(median(rs, "ratio")), ", ".join("%.2f" % float(r["ratio"]) for r in rs),
+                fmt(statistics.median(covs) if covs else None, "%.3f"),
+                ", ".join("%.3f" % c for c in covs), fmt(median(rs, "tcp_retrans"), "%.0f")))
         text.append("")
     rows = [r for r in read_csv(os.path.join(out, "voip.csv")) if r["status"] == "ok"]
     if rows:
@@ -607,7 +697,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=__doc__.split("\n\n", 1)[1])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("tcp", "voip"):
+    for name in ("tcp", "voip", "pair"):
         p = sub.add_parser(name)
         p.add_argument("--out", required=True)
         p.add_argument("--reps", type=int, default=3)
@@ -619,6 +709,8 @@ def main():
     sub.choices["tcp"].add_argument("--bottlenecks", default="2,10")
     sub.choices["tcp"].add_argument("--ccs", default="cubic,reno")
     sub.choices["voip"].add_argument("--bottlenecks", default="0.1,1")
+    sub.choices["pair"].add_argument("--bottlenecks", default="2,10")
+    sub.choices["pair"].add_argument("--ccs", default="cubic,reno")
     sub.choices["voip"].add_argument("--cases", default="tfrc,tfrc-marker,none")
     sub.choices["voip"].add_argument("--competitor", choices=("tcp", "udp", "none"),
                                      default="tcp")
@@ -655,6 +747,10 @@ def main():
         jobs = [(b, cc) for b in bottlenecks for cc in a.ccs.split(",")]
         return drive(a, jobs, TCP_COLUMNS, "tcp.csv", tcp_run,
                      ["tfrc_mbps", "tcp_mbps", "ratio", "cov_tfrc", "cov_tcp", "intact"])
+    if a.cmd == "pair":
+        jobs = [(b, cc) for b in bottlenecks for cc in a.ccs.split(",")]
+        return drive(a, jobs, PAIR_COLUMNS, "pair.csv", pair_run,
+                     ["tcp1_mbps", "tcp2_mbps", "ratio", "cov_tcp1", "cov_tcp2"])
     jobs = [(b, c) for b in bottlenecks for c in a.cases.split(",")]
     return drive(a, jobs, VOIP_COLUMNS, "voip.csv", voip_run,
                  ["sent", "element_dropped", "received", "net_lost", "estimate_min_kbps",

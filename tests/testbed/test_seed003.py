@@ -65,6 +65,20 @@ def main():
     ])
     check("iperf3 [SUM] lines", seed003.iperf_server_rates(two), [3.5])
 
+    pair = "\n".join(
+        ["[  5]   %d.00-%d.00   sec   122 KBytes  %s Mbits/sec%s" % (k, k + 1, r, o)
+         for k, r, o in ((0, "9.00", "   (omitted)"), (0, "1.00", ""), (1, "3.00", ""),
+                         (2, "1.00", ""))] +
+        ["[  7]   %d.00-%d.00   sec   122 KBytes  %s Mbits/sec" % (k, k + 1, r)
+         for k, r in ((0, "4.00"), (1, "4.00"), (2, "9.00"))] +
+        ["[SUM]   0.00-1.00   sec   244 KBytes  5.00 Mbits/sec"])
+    per = seed003.iperf_stream_rates(pair)
+    check("iperf3 per stream", per, {5: [1.0, 3.0, 1.0], 7: [4.0, 4.0, 9.0]})
+    # intervals 0 and 1 (the last left out): means 2 and 4, CoV 0.5 and 0
+    p = seed003.pair_figures(per, steady_from=0)
+    check("pair", [p["tcp1_mbps"], p["tcp2_mbps"], p["ratio"], p["cov_tcp1"], p["cov_tcp2"]],
+          [2.0, 4.0, 0.5, 0.5, 0.0])
+
     # estimate 1 until t = 6, then 3: over [5, 9] the mean is (1 * 1 + 3 * 3) / 4
     close("time-weighted", seed003.time_weighted([(0.5, 1.0), (6, 3.0)], 5, 9), 2.5)
     close("time-weighted, one step", seed003.time_weighted([(0.5, 4.0)], 5, 9), 4.0)
