@@ -104,7 +104,8 @@ VOIP_COLUMNS = ["time", "bottleneck", "case", "competitor", "rep", "status", "ro
                 "rtt_ms", "queue", "produced", "sent", "element_dropped", "received",
                 "net_lost", "seq_lost", "estimate_min_kbps", "estimate_median_kbps",
                 "estimate_last_kbps", "feedback_reports", "rate_kbps", "competitor_mbps",
-                "bottleneck_drops", "owd_p50_ms", "owd_p99_ms", "cpu_busy", "waited_idle_s"]
+                "bottleneck_drops", "owd_p50_ms", "owd_p99_ms", "delay_p50_ms", "delay_p99_ms",
+                "max_backlog_ms", "cpu_busy", "waited_idle_s"]
 
 
 def cov(xs):
@@ -352,11 +353,13 @@ def voip_send(a):
         "udpsrc port=%d ! rb.recv_rtcp_sink_0" % (
             TWCC_URI, cc, a.host, a.port, a.host, a.port + 1, a.port + 5))
     n = {"produced": 0, "sent": 0, "bytes": 0}
-    sends = []
+    sends, pays = [], []
 
     def probe(key):
         def f(_pad, info):
             n[key] += 1
+            if key == "produced":
+                pays.append([rtp_seq(info.get_buffer()), round(time.time(), 4)])
             if key == "sent":
                 buf = info.get_buffer()
                 n["bytes"] += buf.get_size()
@@ -384,7 +387,7 @@ def voip_send(a):
     p.set_state(Gst.State.NULL)
     print(json.dumps({"start": t0, "produced": n["produced"], "sent": n["sent"],
                       "bytes": n["bytes"], "estimates": estimates, "stats": stats,
-                      "send_times": sends}), flush=True)
+                      "send_times": sends, "pay_times": pays}), flush=True)
     return 0
 
 
@@ -523,12 +526,19 @@ def voip_figures(tx, rx, duration):
     received, net_lost = sent - received, seq_lost (sequence numbers missing within what
     arrived), the estimate (kbit/s: min and median of the 1 s samples from STEADY_FROM on,
     the last), feedback reports, the receiver's rate, one-way delay (p50, p99: arrival -
-    send, matched by sequence number; both namespaces share the clock)."""
+    send, matched by sequence number; both namespaces share the clock), and the delay
+    from the payloader to arrival (p50, p99: the element's queue included), the element's
+    max-backlog (ms)."""
     est = [e for t, e in tx["estimates"] if t >= STEADY_FROM] or [0]
     sends = dict((seq, t) for seq, t in tx["send_times"])
     owd = sorted((t - sends[s & 0xffff]) * 1000 for s, t in zip(rx["seqs"], rx["arrivals"])
                  if (s & 0xffff) in sends)
-    pct = lambda q: round(owd[min(len(owd) - 1, int(q * len(owd)))], 1) if owd else None  # noqa
+    pays = dict((seq, t) for seq, t in tx.get("pay_times") or [])
+    e2e = sorted((t - pays[s & 0xffff]) * 1000 for s, t in zip(rx["seqs"], rx["arrivals"])
+                 if (s & 0xffff) in pays)
+
+    def pct(xs, q):
+        return round(xs[min(len(xs) - 1, int(q * len(xs)))], 1) if xs else None
     return {"produced": tx["produced"], "sent": tx["sent"],
             "element_dropped": tx["stats"]["dropped-packets"], "received": rx["received"],
             "net_lost": tx["sent"] - rx["received"], "seq_lost": rx["span"] - rx["distinct"],
@@ -537,7 +547,9 @@ def voip_figures(tx, rx, duration):
             "estimate_last_kbps": round(tx["stats"]["estimated-bitrate"] / 1e3, 1),
             "feedback_reports": tx["stats"]["cc-feedback-reports"],
             "rate_kbps": round(tx["bytes"] * 8 / duration / 1e3, 1),
-            "owd_p50_ms": pct(0.5), "owd_p99_ms": pct(0.99)}
+            "owd_p50_ms": pct(owd, 0.5), "owd_p99_ms": pct(owd, 0.99),
+            "delay_p50_ms": pct(e2e, 0.5), "delay_p99_ms": pct(e2e, 0.99),
+            "max_backlog_ms": round(tx["stats"].get("max-backlog", 0) / 1e6, 1)}
 
 
 # ---------------------------------------------------------------------------------------
@@ -627,6 +639,7 @@ def tables(out):
                 ("received", "%.0f"), ("net_lost", "%.0f"), ("rate_kbps", "%.1f"),
                 ("estimate_min_kbps", "%.0f"), ("estimate_median_kbps", "%.0f"),
                 ("feedback_reports", "%.0f"), ("owd_p50_ms", "%.0f"), ("owd_p99_ms", "%.0f"),
+                ("delay_p99_ms", "%.0f"), ("max_backlog_ms", "%.0f"),
                 ("competitor_mbps", "%.3f"), ("bottleneck_drops", "%.0f")]
         text += ["| bottleneck | competitor | case | runs | " + " | ".join(
             c.replace("_", " ") for c, _f in cols) + " |",
@@ -642,6 +655,28 @@ def tables(out):
                 b, comp, case, len(rs), " | ".join(fmt(median(rs, c), f) for c, f in cols)))
         text.append("")
     return "\n".join(text)
+
+
+def append_csv(path, row, columns):
+    """Append row to the CSV at path; where the file's header lacks some of columns, the
+    file is rewritten with them (left empty in its rows)."""
+    import csv
+    rows = read_csv(path)
+    have = list(rows[0].keys()) if rows else None
+    if have is None and os.path.exists(path) and os.path.getsize(path):
+        with open(path, newline="") as f:
+            have = next(csv.reader(f), None)
+    if have and set(columns) - set(have):
+        have = columns + [c for c in have if c not in columns]
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, have, extrasaction="ignore")
+            w.writeheader()
+            w.writerows(rows)
+    with open(path, "a", newline="") as f:
+        w = csv.DictWriter(f, have or columns, extrasaction="ignore")
+        if not have and os.path.getsize(path) == 0:
+            w.writeheader()
+        w.writerow(row)
 
 
 def drive(a, jobs, columns, csv_name, fn, show):
@@ -677,7 +712,7 @@ def drive(a, jobs, columns, csv_name, fn, show):
                             "%s %s" % (k, round(row[k], 3) if isinstance(row[k], float)
                                        else row[k]) for k in show
                             if row.get(k) is not None), time.monotonic() - t0))
-                    run.append_csv(os.path.join(a.out, csv_name), row, columns)
+                    append_csv(os.path.join(a.out, csv_name), row, columns)
                     if series:
                         with open(os.path.join(a.out, "runs.jsonl"), "a") as f:
                             f.write(json.dumps(series) + "\n")

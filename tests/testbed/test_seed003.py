@@ -5,6 +5,7 @@ counts.  Exact expectations; reads and runs nothing else (< 1 s)."""
 import math
 import os
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -105,6 +106,15 @@ def main():
                              v["estimate_last_kbps"]], [60.0, 80.0, 90.0])
     check("voip rate", v["rate_kbps"], 1.7)  # 9 x 214 B over 9 s
     check("voip delay", [v["owd_p50_ms"], v["owd_p99_ms"]], [10.0, 10.0])
+
+    # a CSV whose header lacks a column gets it (empty in the rows before)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "x.csv")
+        seed003.append_csv(path, {"a": 1, "b": 2}, ["a", "b"])
+        seed003.append_csv(path, {"a": 3, "b": 4, "c": 5}, ["a", "c", "b"])
+        seed003.append_csv(path, {"a": 6, "b": 7, "c": 8}, ["a", "b"])
+        with open(path) as f:
+            check("csv", f.read().split(), ["a,c,b", "1,,2", "3,5,4", "6,8,7"])
 
     for f in FAILURES:
         print("FAIL: " + f)
