@@ -466,6 +466,7 @@ def voip_run(bottleneck, case, rep, a, tools, work):
             raise RuntimeError("voip-recv did not start")
         flood = None
         if a.competitor == "udp":
+            # stdout to a pipe: 20 s of iperf3 -J is a few kB, under a pipe's buffer
             bed.start_tcp_server()
             flood = bed.start(bed.st, ["iperf3", "-c", bed.rx_addr, "-u", "-b",
                                        "%dk" % int(2000 * bottleneck), "-l", "1000",
@@ -494,8 +495,14 @@ def voip_run(bottleneck, case, rep, a, tools, work):
             row.update(cross.finish(timeout=args.warmup + a.duration + 30))
             row["competitor_mbps"] = row.get("tcp_mbps")
         if flood:
-            fl = last_json(flood.communicate(timeout=args.warmup + a.duration + 30)[0]) or {}
-            row["competitor_mbps"] = round(fl.get("end", {}).get("sum", {}).get(
+            text = flood.communicate(timeout=args.warmup + a.duration + 30)[0]
+            try:
+                fl = json.loads(text)   # iperf3 -J: one JSON document over many lines
+            except ValueError:
+                fl = {}
+            # what the flood's receiver got (iperf3 -u: the client's end.sum is the sender's)
+            end = fl.get("end", {})
+            row["competitor_mbps"] = round(end.get("sum_received", end.get("sum", {})).get(
                 "bits_per_second", 0) / 1e6, 4)
         row.update(run.qdisc_drops(q0, q1, "bursty"))
     tx, rx = last_json(tx_out), last_json(rx_out)
