@@ -4,7 +4,8 @@
     sudo /usr/bin/python3 tests/testbed/seed003.py tcp --out DIR [--bottlenecks 2,10]
          [--ccs cubic,reno] [--reps 3] [--duration 30] [-- run.py options]
     sudo /usr/bin/python3 tests/testbed/seed003.py voip --out DIR [--bottlenecks 0.1,1]
-         [--cases tfrc,tfrc-marker,tfrc-drop,none] [--competitor tcp|udp|none] [--reps 3] [--duration 30]
+         [--cases tfrc,tfrc-marker,tfrc-drop,none] [--competitor tcp|udp|none] [--reps 3]
+         [--duration 30]
     sudo /usr/bin/python3 tests/testbed/seed003.py pair --out DIR [--bottlenecks 2,10]
          [--ccs cubic,reno] [--reps 3] [--duration 30]
     /usr/bin/python3 tests/testbed/seed003.py table DIR     # the tables again, from DIR's runs
