@@ -291,6 +291,8 @@ class Testbed:
                 "-O", "%g" % omit, "-C", a.cc, "-J"]
         if a.mss:
             icmd += ["-M", str(a.mss)]
+        if getattr(a, "tcp_server_output", False):
+            icmd += ["--get-server-output"]
         return self.start(self.st, icmd, stdout=open(out_path, "w"), stderr=self.tools)
 
     def cross_traffic(self, work, measure_s, omit_s):
@@ -523,6 +525,9 @@ def parse_args(argv=None):
     g.add_argument("--web-iw", type=int, metavar="SEGMENTS",
                    help="initial window of the TCP sender's route (default: Linux's 10)")
     g.add_argument("--mss", type=int, help="iperf3 -M")
+    g.add_argument("--tcp-server-output", action="store_true",
+                   help="iperf3 --get-server-output: the JSON also holds the receiver's "
+                        "report (server_output_text, a line per second)")
     g.add_argument("--bottleneck", type=float, default=10.0, help="Mbit/s")
     g.add_argument("--bottleneck-low", type=float, metavar="MBPS",
                    help="the rate the bottleneck switches to and back from at --switch-at "
