@@ -614,8 +614,18 @@ rtp_burst_apply_limits (const RtpBurstLimits * limits, guint64 bytes,
   wait = start->start > start->due ? start->start - start->due : 0;
   need = last_offset (start->span, k);
   result->backlog = rtp_burst_time_add (wait, need);
-  if (limits->budget == 0 || result->backlog <= limits->budget)
+  if (limits->budget == 0 || result->backlog <= limits->budget) {
+    /* a frame of one slot leaves at once: what the cap spreads is the
+     * wait of the frames behind it, which compress keeps within the
+     * budget too (else a stream of such frames, audio, would queue
+     * without bound under a cap below its rate) */
+    if (k == 1 && result->spread && limits->overload != RTP_BURST_OVERLOAD_DROP
+        && rtp_burst_time_add (wait, start->span) > limits->budget) {
+      start->span = limits->budget - wait;
+      result->compressed = TRUE;
+    }
     return RTP_BURST_LIMIT_SEND;
+  }
 
   if (limits->overload == RTP_BURST_OVERLOAD_DROP && need <= limits->budget)
     return RTP_BURST_LIMIT_DROP;
@@ -631,6 +641,10 @@ rtp_burst_apply_limits (const RtpBurstLimits * limits, guint64 bytes,
       start->span = span;
       result->compressed = TRUE;
     }
+  } else if (result->spread && allowed < start->span) {
+    /* one slot, late already: the frames behind it need not wait more */
+    start->span = allowed;
+    result->compressed = TRUE;
   }
   result->backlog = rtp_burst_time_add (wait, last_offset (start->span, k));
   return RTP_BURST_LIMIT_SEND;

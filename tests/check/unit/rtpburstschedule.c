@@ -656,6 +656,62 @@ GST_START_TEST (test_limits)
 
 GST_END_TEST;
 
+/* Frames of one packet (audio: 160 B every 20 ms, 64 kbit/s) under a cap
+ * of 10 kbit/s, 128 ms a packet, and a 100 ms budget.  compress keeps the
+ * frames behind each within the budget: the first frame's span is cut
+ * from 128 to 100 ms, then each to the 20 ms period with 80 ms of wait
+ * (without it every frame waited 108 ms more than the one before).  drop
+ * leaves the span and drops the frame that would start past the budget. */
+GST_START_TEST (test_limits_one_slot)
+{
+  RtpBurstLimits lim = { 10000, 100 * MS, RTP_BURST_OVERLOAD_COMPRESS };
+  RtpBurstLimitResult res;
+  RtpBurstStart st;
+  guint64 start = 0;
+  guint i;
+
+  st = start_at (0, 0, 18 * MS);
+  fail_unless_equals_int (rtp_burst_apply_limits (&lim, 160, 1, &st, &res),
+      RTP_BURST_LIMIT_SEND);
+  fail_unless_equals_uint64 (st.span, 100 * MS);
+  fail_unless (res.spread && res.compressed);
+  fail_unless_equals_uint64 (res.backlog, 0);
+  start = st.span;
+  for (i = 1; i < 10; i++) {
+    st = start_at (i * 20 * MS, start, 18 * MS);
+    fail_unless_equals_int (rtp_burst_apply_limits (&lim, 160, 1, &st, &res),
+        RTP_BURST_LIMIT_SEND);
+    fail_unless_equals_uint64 (res.backlog, 80 * MS);
+    fail_unless_equals_uint64 (st.span, 20 * MS);
+    fail_unless (res.compressed);
+    start += st.span;
+  }
+
+  /* late beyond the budget already: the next one may start at once */
+  st = start_at (0, 150 * MS, 18 * MS);
+  rtp_burst_apply_limits (&lim, 160, 1, &st, &res);
+  fail_unless_equals_uint64 (st.span, 0);
+  fail_unless_equals_uint64 (res.backlog, 150 * MS);
+
+  /* under the cap's rate nothing changes */
+  st = start_at (0, 0, 18 * MS);
+  rtp_burst_apply_limits (&lim, 10, 1, &st, &res);
+  fail_unless_equals_uint64 (st.span, 18 * MS);
+  fail_unless (!res.spread && !res.compressed);
+
+  /* drop: the span stays; the next frame, 108 ms late, is dropped */
+  lim.overload = RTP_BURST_OVERLOAD_DROP;
+  st = start_at (0, 0, 18 * MS);
+  rtp_burst_apply_limits (&lim, 160, 1, &st, &res);
+  fail_unless_equals_uint64 (st.span, 128 * MS);
+  fail_unless (!res.compressed);
+  st = start_at (20 * MS, 128 * MS, 18 * MS);
+  fail_unless_equals_int (rtp_burst_apply_limits (&lim, 160, 1, &st, &res),
+      RTP_BURST_LIMIT_DROP);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_rate_meter)
 {
   RtpBurstRateMeter m;
@@ -704,6 +760,7 @@ rtpburstschedule_suite (void)
   tcase_add_test (tc, test_plan_near_end_of_time);
   tcase_add_test (tc, test_rate_span);
   tcase_add_test (tc, test_limits);
+  tcase_add_test (tc, test_limits_one_slot);
   tcase_add_test (tc, test_rate_meter);
   tcase_add_test (tc, test_coarsen);
   tcase_add_test (tc, test_wakeup_tracker);
