@@ -612,6 +612,106 @@ GST_START_TEST (test_tfrc_voip)
 
 GST_END_TEST;
 
+/* A G.711 call alone on a link it fits, as the element feeds the unit:
+ * 180 bytes on the wire every 20 ms (72 kbit/s), each sent packet given to
+ * on_sent and the nofeedback timer run after it, a report every 50 ms of
+ * the packets that arrived since (0.2 ms each way), the timer run before
+ * it, with the round trip @rtt the caller measured.  Packets from @from_ms
+ * to @to_ms (exclusive), reports after @from_ms to @to_ms (inclusive: all
+ * sent are reported); *@seq: the next packet. */
+static void
+call_72k (RtpBurstTfrc * t, guint64 from_ms, guint64 to_ms, guint64 rtt,
+    guint64 * seq)
+{
+  RtpBurstFeedbackPacket pkts[MAX_PKTS];
+  guint64 ms, owd = MS / 5;
+  guint n = 0;
+
+  for (ms = from_ms; ms <= to_ms; ms++) {
+    if (ms % 20 == 0 && ms < to_ms) {
+      rtp_burst_tfrc_on_sent (t, 180, ms * MS);
+      rtp_burst_tfrc_tick (t, ms * MS);
+      fail_unless (n < MAX_PKTS);
+      pkts[n].seq = *seq + n;
+      pkts[n].send_time = ms * MS;
+      pkts[n].arrival = RX_ORIGIN + ms * MS + owd;
+      pkts[n].size = 180;
+      n++;
+    }
+    /* the report leaves the receiver at ms, before ms's own packet
+     * arrives, and reaches the sender 0.2 ms later */
+    if (ms % 50 == 0 && ms > from_ms) {
+      guint sent_now = ms % 20 == 0 && ms < to_ms;
+
+      rtp_burst_tfrc_tick (t, ms * MS + owd);
+      rtp_burst_tfrc_on_feedback (t, pkts, n - sent_now, ms * MS + owd, rtt);
+      *seq += n - sent_now;
+      if (sent_now)
+        pkts[0] = pkts[n - 1];
+      n = sent_now;
+    }
+  }
+  fail_unless_equals_int (n, 0);
+}
+
+/* No loss, the sender data-limited at 72 kbit/s: 4.3 step 4 bounds 2X by
+ * recv_limit = 2 max (X_recv_set) = 144 kbit/s, but while p = 0 it takes
+ * the larger of that and initial_rate = W_init / R (4.2), W_init = min
+ * (4s, max (2s, 4380)) = 4380 bytes for s = 1200: X = 35040 bit / R,
+ * whatever the call sends, as long as R is under 4380 bytes / 144 kbit/s
+ * = 243.3 ms.  With the element's start rate (2.048 Mbit/s, data-limited
+ * from the first report). */
+GST_START_TEST (test_tfrc_data_limited_initial_rate)
+{
+  RtpBurstTfrc *t = tfrc_new (0, 2048000);
+  RtpBurstTfrcReport r;
+  guint64 seq = 0;
+
+  /* R = 10 ms: 438000 bytes/s */
+  call_72k (t, 0, 5000, 10 * MS, &seq);
+  fail_unless_equals_uint64 (seq, 250);
+  r = report (t);
+  fail_unless (r.slow_start);
+  fail_unless (r.data_limited);
+  assert_near (r.p, 0, 0);
+  fail_unless_equals_uint64 (r.rtt, 10 * MS);
+  fail_unless_equals_uint64 (r.x_recv, 72000);
+  fail_unless_equals_uint64 (r.recv_limit, 144000);
+  fail_unless_equals_uint64 (r.x, 3504000);
+
+  /* R smoothed (q = 0.9) to 2.6 ms then 18 ms, within 0.5 us after 100
+   * reports (0.9^100 of the step): X follows W_init / R, 13.48 then 1.95
+   * Mbit/s (the 1.9-13.5 Mbit/s measured); X_recv and recv_limit do not
+   * move */
+  call_72k (t, 5000, 10000, 2600 * G_GUINT64_CONSTANT (1000), &seq);
+  r = report (t);
+  fail_unless (r.data_limited);
+  assert_near (r.rtt, 2600 * 1000, 500);
+  fail_unless_equals_uint64 (r.recv_limit, 144000);
+  assert_near (r.x, 35040.0 / (r.rtt / 1e9), 1);
+  assert_near (r.x, 13476923, 13476923 * 2e-4);
+  call_72k (t, 10000, 15000, 18 * MS, &seq);
+  r = report (t);
+  fail_unless (r.data_limited);
+  assert_near (r.rtt, 18 * MS, 500);
+  fail_unless_equals_uint64 (r.recv_limit, 144000);
+  assert_near (r.x, 35040.0 / (r.rtt / 1e9), 1);
+  assert_near (r.x, 1946667, 1946667 * 2e-4);
+
+  /* R = 400 ms: W_init / R = 87.6 kbit/s is under recv_limit, which
+   * holds X: 2 X_recv = 144 kbit/s */
+  call_72k (t, 15000, 20000, 400 * MS, &seq);
+  r = report (t);
+  fail_unless (r.slow_start);
+  fail_unless_equals_uint64 (r.x_recv, 72000);
+  fail_unless_equals_uint64 (r.recv_limit, 144000);
+  fail_unless_equals_uint64 (r.x, 144000);
+  fail_unless_equals_uint64 (r.nofeedback_expiries, 0);
+  rtp_burst_tfrc_free (t);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_tfrc_guards)
 {
   RtpBurstTfrcConfig zero = { 0, 0, 0, 0 };
@@ -815,6 +915,7 @@ rtpbursttfrc_suite (void)
   tcase_add_test (tc, test_tfrc_nofeedback_halving);
   tcase_add_test (tc, test_tfrc_data_limited);
   tcase_add_test (tc, test_tfrc_voip);
+  tcase_add_test (tc, test_tfrc_data_limited_initial_rate);
   tcase_add_test (tc, test_tfrc_guards);
   tcase_add_test (tc, test_tfrc_nofeedback_zero_rtt);
   tcase_add_test (tc, test_tfrc_nofeedback_feedback_gap);
