@@ -38,8 +38,10 @@
  *   R            the round trip the caller gives (RTCP), else now minus the
  *                send time of the newest packet received; smoothed with
  *                q = 0.9 (4.3)
- *   X            slow start doubling per R up to 2 max (X_recv_set) until
- *                the first loss, then max (min (X_calc, 2 X_recv), s/t_mbi)
+ *   X            slow start doubling per R up to 2 max (X_recv_set), but
+ *                never below W_init/R (so a data-limited sender keeps
+ *                W_init/R however little it sends), until the first
+ *                loss, then max (min (X_calc, 2 X_recv), s/t_mbi)
  *                (4.3); halved by the nofeedback timer (4.4); not cut
  *                below what a data-limited sender got through (4.3, 8.2)
  *   timer        the nofeedback timer expires max (4R, 2s/X) after the
