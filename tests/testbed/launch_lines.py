@@ -34,7 +34,9 @@ first frame):
                    arrival - RTP time offset of the media packets) plus the receiver's
                    latency
   also media_loss (media packets that left sv and never reached rx), residual_loss (those
-  that counted for nothing: lost and not retransmitted in time, or too late), rtx_packets
+  that counted for nothing: lost and not retransmitted in time, or too late),
+  residual_early (the share of those that left sv in the video's first EARLY_S = 2 s; none
+  when there are none), rtx_packets
   (retransmissions that reached rx), keyframes_requested (x264enc's "Forcing key frame"),
   tcp_mbps, bottleneck_drops, the measured round trip, CPU busy and capture drops.
 Checks, on the medians over --reps runs: the estimate within 20 % of the delivered media rate
@@ -77,6 +79,9 @@ CLOCK_RATE = 90000
 #: the figures' window starts this many seconds into the video (as recipes.py's
 #: media_mbps_tail)
 FROM_S = 5.0
+#: residual_early: the share of the residual losses among the packets that left sv in
+#: the video's first this many seconds
+EARLY_S = 2.0
 #: frames sent in the last second before the sender stopped are left out
 END_MARGIN_S = 1.0
 #: the sender's start: seconds from its start to its first frames (the video runs
@@ -231,6 +236,14 @@ def figures(rx_rows, sv_rows, sender_text, latency_ms, duration):
     out["media_packets_sent"] = len(sent_seqs)
     out["media_loss"] = round(1 - len(arrived & sent_seqs) / len(sent_seqs), 4)
     out["residual_loss"] = round(1 - len(counted & sent_seqs) / len(sent_seqs), 4)
+    # when they left: the share of the residual losses in the video's first seconds
+    left_at = {}
+    for r in sent:
+        left_at.setdefault(ext_of[r[3]], r[0])
+    residual = sent_seqs - counted
+    early = sent[0][0] + int(EARLY_S * 1e9)
+    out["residual_early"] = round(sum(left_at[q] < early for q in residual) /
+                                  len(residual), 3) if residual else None
     out["latency_ms"] = latency_ms
     return out
 
@@ -410,11 +423,13 @@ def line(row):
     if row.get("status") != "ok":
         return row.get("status")
     return ("intact %.1f %% (%d/%d), delivered %.2f Mbit/s, estimate %s Mbit/s (ratio %s), "
-            "media loss %.1f %% -> %.2f %% after repair, %d retransmissions, %d keyframes "
-            "requested, TCP %s Mbit/s" % (
+            "media loss %.1f %% -> %.2f %% after repair (%s of it in the first %g s), "
+            "%d retransmissions, %d keyframes requested, TCP %s Mbit/s" % (
                 100 * row["intact"], row["frames_intact"], row["frames_sent"],
                 row["delivered_mbps"] or 0, row["estimate_mbps"], row["ratio"],
-                100 * row["media_loss"], 100 * row["residual_loss"], row["rtx_packets"],
+                100 * row["media_loss"], 100 * row["residual_loss"],
+                "-" if row.get("residual_early") is None else
+                "%.0f %%" % (100 * row["residual_early"]), EARLY_S, row["rtx_packets"],
                 row["keyframes_requested"], row.get("tcp_mbps")))
 
 
