@@ -150,8 +150,18 @@ rtp_burst_repair_next (const RtpBurstRepair * repair,
   }
   if (max_rate > 0) {
     /* as the media's cap counts them (rounded up, saturating) */
+    guint64 own = rtp_burst_rate_span (p->size, max_rate);
+
     last_tx = rtp_burst_rate_span (media->last_bytes, max_rate);
-    gap = MAX (gap, rtp_burst_rate_span (p->size, max_rate));
+    if (media->spacing > 0 && last_tx > media->spacing) {
+      /* the media's slots leave faster than the cap (a frame compressed
+       * to max-delay): at their rate, or each slot would put the packet
+       * back behind it until its bound */
+      own = (guint64) ((gdouble) p->size * media->spacing /
+          media->last_bytes + 0.5);
+      last_tx = media->spacing;
+    }
+    gap = MAX (gap, own);
   }
   /* its own spacing, and not on the link with the last media slot */
   earliest = p->arrival;

@@ -53,7 +53,13 @@
  * behind it: it leaves as soon as that allows, at the latest together with
  * the next media slot, which keeps its time.  A media stream held to the
  * cap has its slots back to back, with no room between them; without this
- * a repair packet there would wait until its bound.  The repair packets
+ * a repair packet there would wait until its bound.  Where the media's
+ * slots leave faster than the cap (overload=compress sends a frame that
+ * the cap would hold past max-delay faster), "at the cap" is at the
+ * media's own rate, the last slot's size over Δt: at the cap's the packet
+ * would be put back behind every slot until its bound, which is how
+ * retransmissions came too late at a start below the stream's rate
+ * (docs/results.md, section 25).  The repair packets
  * alone stay within the cap; they are not taken out of the media's share:
  * moving the media's slots later for them was measured, and the later
  * media made the receiver ask for more retransmissions, which moved it

@@ -238,6 +238,44 @@ GST_START_TEST (test_repair_cap_beside_media)
 
 GST_END_TEST;
 
+/* A frame compressed to max-delay leaves faster than the cap: slots of
+ * 1000 bytes 2 ms apart under a cap of 1 Mbit/s (8 ms each).  The repair
+ * packets follow the media's rate, 2 ms per 1000 bytes: each ties with
+ * the next media slot; at the cap's 8 ms they would fall behind every
+ * slot (10, 12, 14, ... ms) until their bound. */
+GST_START_TEST (test_repair_cap_compressed)
+{
+  RtpBurstRepair r;
+  RtpBurstRepairMedia media = { 10 * MS, 1000, 12 * MS, 2 * MS };
+  RtpBurstRepairTurn turn;
+
+  rtp_burst_repair_init (&r, g_free);
+  push_id (&r, 1, 1000, 11 * MS);
+  push_id (&r, 2, 500, 11 * MS);
+  rtp_burst_repair_next (&r, &media, 1000000, PERIOD, &turn);
+  fail_unless_equals_uint64 (turn.due, 12 * MS);
+  fail_unless (turn.before_media);
+  fail_if (turn.overrun);
+  pop_expect (&r, turn.due, turn.overrun, 1);
+  /* the slot at 12 ms left too: the next, its own 1 ms (500 bytes at
+   * the media's rate) after the first, leaves once the link has carried
+   * that slot, with the next one at 14 ms */
+  media.last = 12 * MS;
+  media.next = 14 * MS;
+  rtp_burst_repair_next (&r, &media, 1000000, PERIOD, &turn);
+  fail_unless_equals_uint64 (turn.due, 14 * MS);
+  fail_unless (turn.before_media);
+  /* a slot that fits the cap (8 ms at 1 Mbit/s, spacing 8 ms): as before */
+  media.spacing = 8 * MS;
+  media.next = 20 * MS;
+  rtp_burst_repair_next (&r, &media, 1000000, PERIOD, &turn);
+  fail_unless_equals_uint64 (turn.due, 20 * MS);
+  fail_unless (turn.before_media);
+  rtp_burst_repair_flush (&r);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_repair_bound)
 {
   RtpBurstRepair r;
@@ -380,6 +418,7 @@ rtpburstrepair_suite (void)
   tcase_add_test (tc, test_repair_near_next_slot);
   tcase_add_test (tc, test_repair_rate_cap);
   tcase_add_test (tc, test_repair_cap_beside_media);
+  tcase_add_test (tc, test_repair_cap_compressed);
   tcase_add_test (tc, test_repair_bound);
   tcase_add_test (tc, test_repair_flush);
   tcase_add_test (tc, test_repair_media_side);
