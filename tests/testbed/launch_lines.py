@@ -36,14 +36,17 @@ first frame):
   also media_loss (media packets that left sv and never reached rx), residual_loss (those
   that counted for nothing: lost and not retransmitted in time, or too late),
   residual_early (the share of those that left sv in the video's first EARLY_S = 2 s; none
-  when there are none), rtx_packets
+  when there are none), rtx_wait_early_ms and rtx_wait_ms (the median time from a media
+  packet's departure from sv to its first retransmission's, for the packets retransmitted
+  that left in the first EARLY_S and after), rtx_packets
   (retransmissions that reached rx), keyframes_requested (x264enc's "Forcing key frame"),
   tcp_mbps, bottleneck_drops, the measured round trip, CPU busy and capture drops.
 Checks, on the medians over --reps runs: the estimate within 20 % of the delivered media rate
 (reported, not checked, with --estimate-not-checked), and at least 90 % of the frames intact.  Prints a line per run and PASS/FAIL per check; writes
 into --out DIR runs.jsonl (a JSON line of figures per run), summary.jsonl (a JSON line of the
 medians and the verdict, appended), and per run the two captures, both scripts' output and
-the iperf3 report; --reanalyse DIR computes the figures again from those files.  Exit 0 when
+the iperf3 report; --reanalyse DIR computes the figures again from those files (into
+DIR/runs-reanalysed.jsonl; runs.jsonl stays as the runs wrote it).  Exit 0 when
 both checks pass, 1 when one fails or a run fails, 77 when not root or a tool or element is
 missing.  Run it alone on the machine, under the testbed lock:
   flock /tmp/testbed.lock /usr/bin/python3 tests/testbed/launch_lines.py --out /tmp/ll
@@ -244,6 +247,18 @@ def figures(rx_rows, sv_rows, sender_text, latency_ms, duration):
     early = sent[0][0] + int(EARLY_S * 1e9)
     out["residual_early"] = round(sum(left_at[q] < early for q in residual) /
                                   len(residual), 3) if residual else None
+    # how long a lost media packet's first retransmission took to leave sv after it
+    rtx_out = {}
+    for r in sv_rows:
+        got = restored(r, ssrc) if r[2] == RTX_PT else None
+        q = ext_of.get(got[3]) if got is not None else None
+        if q is not None:
+            rtx_out[q] = min(rtx_out.get(q, r[0]), r[0])
+    for key, pick in (("rtx_wait_early_ms", lambda t: t < early),
+                      ("rtx_wait_ms", lambda t: t >= early)):
+        waits = [(rtx_out[q] - left_at[q]) / 1e6 for q in rtx_out
+                 if q in left_at and pick(left_at[q])]
+        out[key] = round(statistics.median(waits), 1) if waits else None
     out["latency_ms"] = latency_ms
     return out
 
@@ -454,6 +469,9 @@ def reanalyse(a):
             r.update(analyse(a.out, r["rep"], r["latency_ms"], r["duration_s"]))
         print("rep %d: %s" % (r["rep"], line(r)), file=sys.stderr, flush=True)
         rows.append(r)
+    with open(os.path.join(a.out, "runs-reanalysed.jsonl"), "w") as f:
+        for r in rows:
+            f.write(json.dumps(r) + "\n")
     return report(rows, a.out, not a.estimate_not_checked)
 
 
