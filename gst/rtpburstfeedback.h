@@ -42,6 +42,16 @@ typedef struct
   guint size;                   /* bytes on the wire */
 } RtpBurstFeedbackPacket;
 
+/* @a - @b in ms, negative when @b is the later: the difference of two of
+ * the feedback's times (ns, unsigned). */
+static inline gdouble
+rtp_burst_feedback_diff_ms (guint64 a, guint64 b)
+{
+  if (a >= b)
+    return (gdouble) (a - b) / 1e6;
+  return -((gdouble) (b - a) / 1e6);
+}
+
 G_END_DECLS
 
 #endif /* __RTP_BURST_FEEDBACK_H__ */

@@ -173,15 +173,6 @@ struct _RtpBurstGcc
   RtpBurstFloor *floor;
 };
 
-/* a - b in ms, signed, without overflow */
-static gdouble
-diff_ms (guint64 a, guint64 b)
-{
-  if (a >= b)
-    return (gdouble) (a - b) / MS_NS;
-  return -((gdouble) (b - a) / MS_NS);
-}
-
 static gdouble
 clamp_rate (const RtpBurstGcc * gcc, gdouble rate)
 {
@@ -376,8 +367,9 @@ reduce_due (const RtpBurstGcc * gcc, guint64 now)
 {
   if (!gcc->have_change || now == RTP_BURST_TIME_NONE || now < gcc->last_change)
     return TRUE;
-  return diff_ms (now, gcc->last_change) >= CLAMP (gcc->rtt_ms,
-      REDUCE_INTERVAL_MIN_MS, REDUCE_INTERVAL_MAX_MS);
+  return rtp_burst_feedback_diff_ms (now,
+      gcc->last_change) >= CLAMP (gcc->rtt_ms, REDUCE_INTERVAL_MIN_MS,
+      REDUCE_INTERVAL_MAX_MS);
 }
 
 /* The delay-based rate controller (5.5), once per report, at @now. */
@@ -394,7 +386,7 @@ rate_control (RtpBurstGcc * gcc, guint64 now)
     return;
   gcc->state = next_state (prev, signal);
   if (gcc->have_update && now != RTP_BURST_TIME_NONE && now > gcc->last_update)
-    since_ms = diff_ms (now, gcc->last_update);
+    since_ms = rtp_burst_feedback_diff_ms (now, gcc->last_update);
 
   switch (gcc->state) {
     case RTP_BURST_GCC_INCREASE:
@@ -426,7 +418,7 @@ decrease_due (const RtpBurstGcc * gcc, guint64 now)
   if (!gcc->have_decrease || now == RTP_BURST_TIME_NONE ||
       now < gcc->last_decrease)
     return TRUE;
-  return diff_ms (now, gcc->last_decrease) >=
+  return rtp_burst_feedback_diff_ms (now, gcc->last_decrease) >=
       LOSS_DECREASE_INTERVAL_MS + gcc->rtt_ms;
 }
 
@@ -468,7 +460,7 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
   g_return_if_fail (pkts != NULL || n == 0);
 
   if (rtt != RTP_BURST_TIME_NONE)
-    gcc->rtt_ms = diff_ms (rtt, 0);
+    gcc->rtt_ms = rtp_burst_feedback_diff_ms (rtt, 0);
   if (n == 0)
     return;
 

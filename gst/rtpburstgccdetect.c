@@ -106,15 +106,6 @@ struct _RtpBurstGccDetect
   gboolean overuse_in_report;
 };
 
-/* a - b in ms, signed, without overflow */
-static gdouble
-diff_ms (guint64 a, guint64 b)
-{
-  if (a >= b)
-    return (gdouble) (a - b) / MS_NS;
-  return -((gdouble) (b - a) / MS_NS);
-}
-
 RtpBurstGccDetect *
 rtp_burst_gcc_detect_new (void)
 {
@@ -198,8 +189,9 @@ group_delta (RtpBurstGccDetect * det, const Group * prev, const Group * cur)
   gdouble send_ms, arrival_ms, d, min_departure, prev_m;
   guint i;
 
-  send_ms = diff_ms (cur->last_send, prev->last_send);
-  arrival_ms = diff_ms (cur->last_arrival, prev->last_arrival);
+  send_ms = rtp_burst_feedback_diff_ms (cur->last_send, prev->last_send);
+  arrival_ms =
+      rtp_burst_feedback_diff_ms (cur->last_arrival, prev->last_arrival);
   d = arrival_ms - send_ms;
   if (send_ms <= 0 || fabs (d) > MAX_DELAY_VARIATION_MS)
     return;
@@ -238,10 +230,10 @@ group_takes (const Group * g, const RtpBurstFeedbackPacket * p)
     return TRUE;
   /* a burst: it arrives within the burst time of the group's last
    * packet, and sooner than sent after it */
-  arrival_ms = diff_ms (p->arrival, g->last_arrival);
-  send_ms = diff_ms (p->send_time, g->last_send);
+  arrival_ms = rtp_burst_feedback_diff_ms (p->arrival, g->last_arrival);
+  send_ms = rtp_burst_feedback_diff_ms (p->send_time, g->last_send);
   return arrival_ms < BURST_TIME_MS && arrival_ms - send_ms < 0 &&
-      diff_ms (p->arrival, g->first_arrival) < MAX_BURST_MS;
+      rtp_burst_feedback_diff_ms (p->arrival, g->first_arrival) < MAX_BURST_MS;
 }
 
 /* A received packet for the arrival-time model (5.1, 5.2). */
