@@ -161,6 +161,10 @@ max_rate (const RtpBurstStream * s)
   return cap;
 }
 
+/* Removes the frame at the head once it is closed and all its packets
+ * left (rtpburststreamnext.c). */
+void rtp_burst_stream_finish_frame (RtpBurstStream * s, RtpBurstFrame * frame);
+
 G_END_DECLS
 
 #endif /* __RTP_BURST_STREAM_PRIVATE_H__ */
