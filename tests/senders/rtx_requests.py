@@ -25,11 +25,15 @@ round trip), with receive-video --drop every=7 so that there are requests:
 
   the relay drops every retransmission and the receiver asks again every
   100 ms (--rtx-min-retry-timeout 100; rtpjitterbuffer without a round trip
-  of its own): the sender dropped requests, and rtprtxsend saw exactly the
-  ones that passed; with --rtx-holdoff off nothing is counted or dropped
-  and rtprtxsend saw at least 1.4 times as many requests as it saw with
-  the filter (asked every 100 ms on a 240 ms round trip, a packet's
-  requests pass at 0, 300, 600 ms: one in three after the first).
+  of its own): the sender dropped requests, rtprtxsend saw exactly the
+  ones that passed, and the receiver asked at least 1.4 times as often as
+  rtprtxsend saw (asked every 100 ms on a 240 ms round trip, a packet's
+  requests pass at 0, 300, 600 ms: one in three after the first); with
+  --rtx-holdoff off nothing is counted or dropped and rtprtxsend saw every
+  request.  (Compared within each run: how often the receiver asks varies
+  between runs, 450-460 or 860-870 times in the filtered case on the
+  development VM, so a count from one run against another's did not
+  hold.)
 
 Exit codes: 0 pass, 1 fail, 77 skipped (no PyGObject / GStreamer bindings or
 a plugin the recipe needs is missing).  About 40 s.
@@ -127,6 +131,9 @@ def main():
     def seen(label):
         return (runs[label][0].get("rtprtxsend") or {}).get("num-rtx-requests") or 0
 
+    def asked(label):
+        return (runs[label][1].get("rtx_requests") or {}).get("requests") or 0
+
     if "defaults" in runs:
         txj, rxj = runs["defaults"]
         retry = (rxj.get("jitterbuffer") or {}).get("rtx-min-retry-timeout") or 0
@@ -157,9 +164,12 @@ def main():
             failures.append("%s: rtx_holdoff %r, passed %s, dropped %s"
                             % (off, txj.get("rtx_holdoff"), txj.get("rtx_requests_passed"),
                                txj.get("rtx_requests_dropped")))
-        if on in runs and seen(off) < 1.4 * seen(on):
-            failures.append("rtprtxsend saw %d requests without the filter, %d with it (less "
-                            "than 1.4 times)" % (seen(off), seen(on)))
+        if seen(off) != asked(off):
+            failures.append("%s: the receiver asked %s times, rtprtxsend saw %d"
+                            % (off, asked(off), seen(off)))
+    if on in runs and asked(on) < 1.4 * seen(on):
+        failures.append("%s: the receiver asked %s times, rtprtxsend saw %d (less than 1.4 "
+                        "times fewer)" % (on, asked(on), seen(on)))
 
     import video_recipes
     return video_recipes.report(failures)
