@@ -29,6 +29,9 @@ power_off() {
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t tmpfs -o mode=755 tmpfs /run
+# The kernel's devtmpfs on /dev has no /dev/fd (bash's process
+# substitution), and the host's, through hostfs, would resolve it on the host.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 mkdir -p /run/host /run/tmp /run/home
 if ! mount -t hostfs -o "${RUN_UML_DIR:?}" hostfs /run/host; then
   echo "guest-init: cannot mount the host directory $RUN_UML_DIR"
@@ -46,21 +49,12 @@ fail() {
 UML_MODULES=$(. /run/host/command >/dev/null 2>&1; echo "$UML_MODULES")
 UML_QDISC=$(. /run/host/command >/dev/null 2>&1; echo "$UML_QDISC")
 
-# The host has no insmod (kmod): init_module (2) from Python.  The qdisc
-# modules depend on nothing but the kernel.
-/usr/bin/python3 - "$UML_MODULES" <<'EOF' || fail "loading the modules failed"
-import ctypes, errno, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-for m in ("drivers/net/veth", "net/sched/sch_fq", "net/sched/sch_etf",
-          "net/sched/sch_mqprio", "net/sched/sch_netem",
-          "net/sched/sch_fq_codel"):
-    with open(os.path.join(sys.argv[1], "kernel", m + ".ko"), "rb") as f:
-        image = f.read()
-    if libc.init_module(image, ctypes.c_ulong(len(image)), b"") != 0:
-        e = ctypes.get_errno()
-        if e != errno.EEXIST:
-            sys.exit("%s: %s" % (m, os.strerror(e)))
-EOF
+# The qdisc modules depend on nothing but the kernel (umlmod.py: the host
+# has no insmod).
+/usr/bin/python3 "$(dirname "$0")/umlmod.py" "$UML_MODULES" drivers/net/veth \
+  net/sched/sch_fq net/sched/sch_etf net/sched/sch_mqprio net/sched/sch_netem \
+  net/sched/sch_fq_codel net/sched/sch_htb net/sched/sch_tbf ||
+  fail "loading the modules failed"
 
 # Two namespaces over a veth; two transmit queues on the sender's side, so
 # that mqprio can hold an etf per queue.

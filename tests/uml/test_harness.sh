@@ -16,9 +16,10 @@ check() {  # check DESCRIPTION CONDITION...
 
 out=$(bash "$run" -- bash -c '
   set -e
-  for m in sch_fq sch_etf sch_mqprio sch_netem sch_fq_codel veth; do
+  for m in sch_fq sch_etf sch_mqprio sch_netem sch_fq_codel sch_htb sch_tbf veth; do
     grep -q "^$m " /proc/modules || { echo "no module $m"; exit 1; }
   done
+  cat <(echo "/dev/fd for process substitution") >/dev/null
   ip netns exec "$UML_NS_TX" tc qdisc show dev "$UML_TX_DEV"
   ip netns exec "$UML_NS_TX" ping -c 1 -W 2 "$UML_RX_ADDR" >/dev/null
   ip netns exec "$UML_NS_RX" ping -c 1 -W 2 "$UML_TX_ADDR" >/dev/null
