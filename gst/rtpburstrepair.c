@@ -156,9 +156,12 @@ rtp_burst_repair_next (const RtpBurstRepair * repair,
     if (media->spacing > 0 && last_tx > media->spacing) {
       /* the media's slots leave faster than the cap (a frame compressed
        * to max-delay): at their rate, or each slot would put the packet
-       * back behind it until its bound */
-      own = (guint64) ((gdouble) p->size * media->spacing /
-          media->last_bytes + 0.5);
+       * back behind it until its bound; never slower than at the cap */
+      gdouble scaled = (gdouble) p->size * media->spacing /
+          media->last_bytes + 0.5;
+
+      if (scaled < (gdouble) own)
+        own = (guint64) scaled;
       last_tx = media->spacing;
     }
     gap = MAX (gap, own);
