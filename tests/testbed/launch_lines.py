@@ -82,8 +82,8 @@ CLOCK_RATE = 90000
 #: the figures' window starts this many seconds into the video (as recipes.py's
 #: media_mbps_tail)
 FROM_S = 5.0
-#: residual_early: the share of the residual losses among the packets that left sv in
-#: the video's first this many seconds
+#: residual_early and rtx_wait_early_ms: the packets that left sv in the video's first
+#: this many seconds (rtx_wait_ms: those after)
 EARLY_S = 2.0
 #: frames sent in the last second before the sender stopped are left out
 END_MARGIN_S = 1.0
