@@ -547,7 +547,8 @@ drain_errors (GstRtpBurstTxSink * self)
         ("The qdisc dropped packets it could not send at their release "
             "time."), ("%" G_GUINT64_FORMAT " late, %" G_GUINT64_FORMAT
             " with a release time it does not take (the last %"
-            G_GUINT64_FORMAT " ns); with etf, a larger delta or fq may help; "
+            G_GUINT64_FORMAT " ns); with etf: a larger delta, a ts-offset "
+            "above it (packets handed over at their time come late) or fq; "
             "the stats count the next ones", e.missed, e.invalid, e.last));
   }
 }
