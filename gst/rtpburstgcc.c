@@ -365,11 +365,13 @@ increase (RtpBurstGcc * gcc, gdouble r, gdouble since_ms)
 static gboolean
 reduce_due (const RtpBurstGcc * gcc, guint64 now)
 {
+  gdouble interval_ms;
+
   if (!gcc->have_change || now == RTP_BURST_TIME_NONE || now < gcc->last_change)
     return TRUE;
-  return rtp_burst_feedback_diff_ms (now,
-      gcc->last_change) >= CLAMP (gcc->rtt_ms, REDUCE_INTERVAL_MIN_MS,
+  interval_ms = CLAMP (gcc->rtt_ms, REDUCE_INTERVAL_MIN_MS,
       REDUCE_INTERVAL_MAX_MS);
+  return rtp_burst_feedback_diff_ms (now, gcc->last_change) >= interval_ms;
 }
 
 /* The delay-based rate controller (5.5), once per report, at @now. */
