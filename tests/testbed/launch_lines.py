@@ -230,19 +230,18 @@ def figures(rx_rows, sv_rows, sender_text, latency_ms, duration):
     out.update(frames_sent=n, frames_intact=intact, intact=round(intact / n, 4) if n else 0.0)
     # losses, by extended sequence number, among the packets that left sv
     # (fewer than 65536 packets a run: a 16-bit number names one of them)
-    ext_of, unwrap = {}, rv.Unwrapper()
+    # and when each left (its first sending)
+    ext_of, left_at, unwrap = {}, {}, rv.Unwrapper()
     for r in sent:
-        ext_of.setdefault(r[3], unwrap(r[3]))
+        q = ext_of.setdefault(r[3], unwrap(r[3]))
+        left_at.setdefault(q, r[0])
     sent_seqs = set(ext_of.values())
     arrived = {ext_of.get(r[3]) for r in media} - {None}
     counted = {ext_of.get(r[3]) for r in counts} - {None}
     out["media_packets_sent"] = len(sent_seqs)
     out["media_loss"] = round(1 - len(arrived & sent_seqs) / len(sent_seqs), 4)
     out["residual_loss"] = round(1 - len(counted & sent_seqs) / len(sent_seqs), 4)
-    # when they left: the share of the residual losses in the video's first seconds
-    left_at = {}
-    for r in sent:
-        left_at.setdefault(ext_of[r[3]], r[0])
+    # the share of the residual losses that left in the video's first seconds
     residual = sent_seqs - counted
     early = sent[0][0] + int(EARLY_S * 1e9)
     out["residual_early"] = round(sum(left_at[q] < early for q in residual) /
