@@ -54,13 +54,11 @@ the element's and the sink's stats as JSON.
 import json
 import math
 import os
-import select
-import socket
 import statistics
 import struct
-import subprocess
 import sys
-import time
+
+import umlnet
 
 FRAMES = 100
 PERIOD_NS = 40000000
@@ -71,42 +69,19 @@ PORT = 5002
 # ts-offset covers delta and the hand-over of a frame's first slot
 ETF_DELTA_NS = 10000000
 ETF_TS_OFFSET_NS = 15000000
-SO_TIMESTAMPNS = 35
-SO_RCVBUFFORCE = 33
-SCM_TIMESTAMPNS = SO_TIMESTAMPNS
 
 
 def receive(port):
     """Prints {"seq": [...], "ts": [...], "t": [...]}: each packet's RTP
     sequence number, RTP timestamp and kernel arrival time (ns), until 3 s
     without a packet."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 4 * 1024 * 1024)
-    s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
-    s.bind(("0.0.0.0", port))
-    print("ready", flush=True)
     seqs, stamps, times = [], [], []
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        r, _, _ = select.select([s], [], [], 3.0 if seqs else 30.0)
-        if not r:
-            break
-        data, anc, _, _ = s.recvmsg(2048, socket.CMSG_SPACE(16))
-        t = None
-        for level, kind, value in anc:
-            if level == socket.SOL_SOCKET and kind == SCM_TIMESTAMPNS:
-                sec, nsec = struct.unpack("qq", value[:16])
-                t = sec * 1000000000 + nsec
+    for data, t in umlnet.receive(port):
         seq, ts = struct.unpack("!HI", data[2:8])
         seqs.append(seq)
         stamps.append(ts)
         times.append(t)
     print(json.dumps({"seq": seqs, "ts": stamps, "t": times}), flush=True)
-
-
-def structure_dict(s):
-    return {s.nth_field_name(i): s.get_value(s.nth_field_name(i))
-            for i in range(s.n_fields())}
 
 
 def send(host, port, ahead, clock, ts_offset):
@@ -127,47 +102,18 @@ def send(host, port, ahead, clock, ts_offset):
     pace, sink = pipeline.get_by_name("pace"), pipeline.get_by_name("sink")
     bus = pipeline.get_bus()
     pipeline.set_state(Gst.State.PLAYING)
-    warnings = []
-    while True:
-        msg = bus.timed_pop_filtered(60 * Gst.SECOND, Gst.MessageType.EOS |
-                                     Gst.MessageType.ERROR | Gst.MessageType.WARNING)
-        if msg is None:
-            sys.exit("send: no EOS after 60 s")
-        if msg.type == Gst.MessageType.WARNING:
-            warnings.append(msg.parse_warning()[0].message)
-            continue
-        if msg.type == Gst.MessageType.ERROR:
-            sys.exit("send: %s" % msg.parse_error()[0].message)
-        break
-    out = {"pace": structure_dict(pace.get_property("stats")),
+    warnings = umlnet.wait_eos(bus, 60)
+    out = {"pace": umlnet.structure_dict(pace.get_property("stats")),
            "txtime-active": sink.get_property("txtime-active")}
     pipeline.set_state(Gst.State.NULL)
-    out["sink"] = structure_dict(sink.get_property("stats"))
+    out["sink"] = umlnet.structure_dict(sink.get_property("stats"))
     out["warnings"] = warnings
     print(json.dumps(out), flush=True)
 
 
-def netns(ns, *args):
-    return ["ip", "netns", "exec", ns, sys.executable, os.path.abspath(__file__)] + list(args)
-
-
-def tc(*args):
-    subprocess.run(["ip", "netns", "exec", os.environ["UML_NS_TX"], "tc"] + list(args),
-                   check=True)
-
-
 def run_case(ahead, clock, ts_offset):
-    rx = subprocess.Popen(netns(os.environ["UML_NS_RX"], "recv", str(PORT)),
-                          stdout=subprocess.PIPE, text=True)
-    if rx.stdout.readline().strip() != "ready":
-        sys.exit("the receiver did not start")
-    tx = subprocess.run(netns(os.environ["UML_NS_TX"], "send", os.environ["UML_RX_ADDR"],
-                              str(PORT), str(ahead), clock, str(ts_offset)),
-                        stdout=subprocess.PIPE, text=True, timeout=120)
-    got = json.loads(rx.communicate(timeout=90)[0])
-    if tx.returncode != 0:
-        sys.exit("the sender failed (%d)" % tx.returncode)
-    return got, json.loads(tx.stdout.strip().splitlines()[-1])
+    return umlnet.run_pair(__file__, (str(PORT),),
+                           (str(PORT), str(ahead), clock, str(ts_offset)))
 
 
 def analyse(got):
@@ -191,23 +137,10 @@ def analyse(got):
 
 
 def main():
-    try:
-        import gi
-        gi.require_version("Gst", "1.0")
-        from gi.repository import Gst
-        Gst.init(None)
-    except (ImportError, ValueError) as e:
-        print("skipped: no PyGObject with GStreamer (%s)" % e)
-        return 77
-    for f in ("rtpburstpace", "rtpbursttxsink", "videotestsrc", "rtpvrawpay"):
-        if Gst.ElementFactory.find(f) is None:
-            print("skipped: no %s (GST_PLUGIN_PATH=%s)" %
-                  (f, os.environ.get("GST_PLUGIN_PATH")))
-            return 77
-    for v in ("UML_NS_TX", "UML_NS_RX", "UML_TX_DEV", "UML_RX_ADDR"):
-        if v not in os.environ:
-            print("test_release_ahead.py runs in run-uml.sh's guest (no %s)" % v)
-            return 2
+    not_ready = umlnet.guest_ready(__file__, ("rtpburstpace", "rtpbursttxsink",
+                                              "videotestsrc", "rtpvrawpay"))
+    if not_ready is not None:
+        return not_ready
 
     dev = os.environ["UML_TX_DEV"]
     failures = []
@@ -216,16 +149,12 @@ def main():
         # ts-offset, the stats' qdisc
         ("ahead", [], PERIOD_NS, "monotonic", 0, "fq"),
         ("at-time", [], 0, "monotonic", 0, "fq"),
-        ("etf", [["qdisc", "replace", "dev", dev, "parent", "root", "handle", "100",
-                  "mqprio", "num_tc", "1", "map"] + ["0"] * 16 +
-                 ["queues", "1@0", "hw", "0"],
-                 ["qdisc", "add", "dev", dev, "parent", "100:1", "etf",
-                  "clockid", "CLOCK_TAI", "delta", str(ETF_DELTA_NS)]],
+        ("etf", umlnet.etf_setup(dev, ETF_DELTA_NS),
          PERIOD_NS, "tai", ETF_TS_OFFSET_NS, "mqprio: etf"),
     ]
     for name, setup, ahead, clock, ts_offset, qdisc in cases:
         for cmd in setup:
-            tc(*cmd)
+            umlnet.tc(*cmd)
         for attempt in (1, 2):
             got, stats = run_case(ahead, clock, ts_offset)
             pace, sink = stats["pace"], stats["sink"]
@@ -291,7 +220,7 @@ def main():
         else:
             failures.append(name)
         if setup:
-            tc("qdisc", "del", "dev", dev, "root")
+            umlnet.tc("qdisc", "del", "dev", dev, "root")
     if failures:
         print("FAILED: %s" % ", ".join(failures))
         return 1

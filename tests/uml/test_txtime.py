@@ -41,45 +41,25 @@ prints the sink's stats and warnings as JSON.
 """
 import json
 import os
-import select
-import socket
 import statistics
 import struct
-import subprocess
 import sys
 import time
+
+import umlnet
 
 N = 200
 GAP_NS = 1000000
 SIZE = 1000
 LEAD_NS = 200000000
 PORT = 5000
-SO_TIMESTAMPNS = 35
-SO_RCVBUFFORCE = 33
-SCM_TIMESTAMPNS = SO_TIMESTAMPNS
 
 
 def receive(port, n):
     """Prints {"seq": [...], "t": [...]}: each packet's sequence number and
     kernel arrival time (ns), after n packets or 3 s without one."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    # past net.core.rmem_max (root): an unpaced burst must not overflow it
-    s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 4 * 1024 * 1024)
-    s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
-    s.bind(("0.0.0.0", port))
-    print("ready", flush=True)
     seqs, times = [], []
-    deadline = time.monotonic() + 30
-    while len(seqs) < n and time.monotonic() < deadline:
-        r, _, _ = select.select([s], [], [], 3.0 if seqs else 30.0)
-        if not r:
-            break
-        data, anc, _, _ = s.recvmsg(2048, socket.CMSG_SPACE(16))
-        t = None
-        for level, kind, value in anc:
-            if level == socket.SOL_SOCKET and kind == SCM_TIMESTAMPNS:
-                sec, nsec = struct.unpack("qq", value[:16])
-                t = sec * 1000000000 + nsec
+    for data, t in umlnet.receive(port, lambda k: k >= n):
         seqs.append(struct.unpack("!I", data[:4])[0])
         times.append(t)
     print(json.dumps({"seq": seqs, "t": times}), flush=True)
@@ -119,20 +99,8 @@ def send(host, port, txtime, clock, late):
     if late:
         src.emit("push-buffer", packet(N, max(0, now - 50000000)))
     src.emit("end-of-stream")
-    warnings = []
-    eos_at = None
-    while True:
-        msg = bus.timed_pop_filtered(30 * Gst.SECOND, Gst.MessageType.EOS |
-                                     Gst.MessageType.ERROR | Gst.MessageType.WARNING)
-        if msg is None:
-            sys.exit("send: no EOS after 30 s")
-        if msg.type == Gst.MessageType.WARNING:
-            warnings.append(msg.parse_warning()[0].message)
-            continue
-        if msg.type == Gst.MessageType.ERROR:
-            sys.exit("send: %s" % msg.parse_error()[0].message)
-        eos_at = clock_obj.get_time() - pipeline.get_base_time()
-        break
+    warnings = umlnet.wait_eos(bus, 30)
+    eos_at = clock_obj.get_time() - pipeline.get_base_time()
     # EOS comes once the last release time passed; etf may still report a
     # drop after it, on the socket's error queue, which the sink reads once
     # more as it stops (READY to NULL, when the pipeline's bus no longer
@@ -149,8 +117,7 @@ def send(host, port, txtime, clock, late):
         warnings.append(msg.parse_warning()[0].message)
     pipeline.set_state(Gst.State.NULL)
     stats = sink.get_property("stats")
-    out = {stats.nth_field_name(i): stats.get_value(stats.nth_field_name(i))
-           for i in range(stats.n_fields())}
+    out = umlnet.structure_dict(stats)
     out["txtime-active"] = active       # while it ran
     out["warnings"] = warnings
     # EOS after the latest release time (ns; negative: before it)
@@ -158,28 +125,10 @@ def send(host, port, txtime, clock, late):
     print(json.dumps(out), flush=True)
 
 
-def netns(ns, *args):
-    return ["ip", "netns", "exec", ns, sys.executable, os.path.abspath(__file__)] + list(args)
-
-
-def tc(*args):
-    subprocess.run(["ip", "netns", "exec", os.environ["UML_NS_TX"], "tc"] + list(args),
-                   check=True)
-
-
 def run_case(txtime, clock, late):
     """One burst: the receiver's arrivals and the sender's stats."""
-    rx = subprocess.Popen(netns(os.environ["UML_NS_RX"], "recv", str(PORT), str(N)),
-                          stdout=subprocess.PIPE, text=True)
-    if rx.stdout.readline().strip() != "ready":
-        sys.exit("the receiver did not start")
-    tx = subprocess.run(netns(os.environ["UML_NS_TX"], "send", os.environ["UML_RX_ADDR"],
-                              str(PORT), "1" if txtime else "0", clock, "1" if late else "0"),
-                        stdout=subprocess.PIPE, text=True, timeout=120)
-    got = json.loads(rx.communicate(timeout=60)[0])
-    if tx.returncode != 0:
-        sys.exit("the sender failed (%d)" % tx.returncode)
-    return got, json.loads(tx.stdout.strip().splitlines()[-1])
+    return umlnet.run_pair(__file__, (str(PORT), str(N)),
+                           (str(PORT), "1" if txtime else "0", clock, "1" if late else "0"))
 
 
 def gaps_us(got):
@@ -207,22 +156,9 @@ def describe(name, got, stats):
 
 
 def main():
-    try:
-        import gi
-        gi.require_version("Gst", "1.0")
-        from gi.repository import Gst
-        Gst.init(None)
-    except (ImportError, ValueError) as e:
-        print("skipped: no PyGObject with GStreamer (%s)" % e)
-        return 77
-    if Gst.ElementFactory.find("rtpbursttxsink") is None:
-        print("skipped: no rtpbursttxsink (GST_PLUGIN_PATH=%s)" %
-              os.environ.get("GST_PLUGIN_PATH"))
-        return 77
-    for v in ("UML_NS_TX", "UML_NS_RX", "UML_TX_DEV", "UML_RX_ADDR"):
-        if v not in os.environ:
-            print("test_txtime.py runs in run-uml.sh's guest (no %s)" % v)
-            return 2
+    not_ready = umlnet.guest_ready(__file__, ("rtpbursttxsink", "appsrc"))
+    if not_ready is not None:
+        return not_ready
 
     dev = os.environ["UML_TX_DEV"]
     failures = []
@@ -235,16 +171,12 @@ def main():
          True, "monotonic", False, False, "pfifo_fast",
          "The qdisc of %s (pfifo_fast) ignores release times" % dev),
         ("no-txtime", [], False, "monotonic", False, False, "not checked", None),
-        ("etf", [["qdisc", "replace", "dev", dev, "parent", "root", "handle", "100",
-                  "mqprio", "num_tc", "1", "map"] + ["0"] * 16 +
-                 ["queues", "1@0", "hw", "0"],
-                 ["qdisc", "add", "dev", dev, "parent", "100:1", "etf",
-                  "clockid", "CLOCK_TAI", "delta", "10000000"]],
+        ("etf", umlnet.etf_setup(dev, 10000000),
          True, "tai", True, True, "mqprio: etf", None),
     ]
     for name, setup, txtime, clock, late, active, qdisc, warning in cases:
         for cmd in setup:
-            tc(*cmd)
+            umlnet.tc(*cmd)
         for attempt in (1, 2):
             got, stats = run_case(txtime, clock, late)
             line, med = describe(name, got, stats)
@@ -294,7 +226,7 @@ def main():
         else:
             failures.append(name)
         if name == "etf":
-            tc("qdisc", "del", "dev", dev, "root")
+            umlnet.tc("qdisc", "del", "dev", dev, "root")
     if failures:
         print("FAILED: %s" % ", ".join(failures))
         return 1
