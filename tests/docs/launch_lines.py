@@ -48,8 +48,8 @@ does not exit with an error.  Any other command passes when it is still
 running at the end, or has exited with 0.  A block runs until every
 gst-launch-1.0 line of it has reached PLAYING and --seconds (default 6)
 have passed, at most --max-seconds (default 30); then its commands get
-SIGINT (gst-launch-1.0 -e sends EOS), and whatever still runs 5 s later
-is killed.
+SIGINT (gst-launch-1.0 -e sends EOS), the last started first, each killed
+when it still runs 5 s later.
 
 Exit status 0 when every launch line passed, 1 otherwise, 77 (skipped)
 without gst-launch-1.0.  GST_PLUGIN_PATH says where rtpburstpace is (meson
@@ -407,12 +407,12 @@ def run_block(block, workdir, env, seconds, max_seconds):
                           for c in block.commands)
         if failed or now - t0 >= max_seconds or (now - t0 >= seconds and not waiting):
             break
-    for c in block.commands:
+    # the last started first, as a user stops a client before its server
+    # (a server gone first makes rtspsrc's teardown fail)
+    for c in reversed(block.commands):
         stop(c)
-    end = time.monotonic() + 5
-    for c in block.commands:
         try:
-            c.proc.wait(max(0.1, end - time.monotonic()))
+            c.proc.wait(5)
         except subprocess.TimeoutExpired:
             try:
                 os.killpg(c.proc.pid, signal.SIGKILL)
