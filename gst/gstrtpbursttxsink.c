@@ -547,9 +547,10 @@ drain_errors (GstRtpBurstTxSink * self)
         ("The qdisc dropped packets it could not send at their release "
             "time."), ("%" G_GUINT64_FORMAT " late, %" G_GUINT64_FORMAT
             " with a release time it does not take (the last %"
-            G_GUINT64_FORMAT " ns); with etf: a larger delta, a ts-offset "
-            "above it (packets handed over at their time come late) or fq; "
-            "the stats count the next ones", e.missed, e.invalid, e.last));
+            G_GUINT64_FORMAT " ns); with etf: a ts-offset on this sink "
+            "(packets handed over at their time come late), a larger delta "
+            "(packets sent late) or fq; the stats count the next ones",
+            e.missed, e.invalid, e.last));
   }
 }
 
