@@ -10,7 +10,9 @@ R_hat, the delay-based and loss-based rates, the loss fraction of the loss-based
 TCP-fair floor (0 where not in force).  From S seconds after the first report on (default 5,
 as the testbed's rate columns) it prints, over the reports: how many had a window lost above
 10 % (the loss-based controller decreases; the floor is off), the floor where in force and its
-ratio to R_hat, the target (the smaller of the two rates) and R_hat, as medians and p10/p90."""
+ratio to R_hat, the target (the smaller of the two rates) and R_hat, as medians and p10/p90;
+which of the two rates was the target (the loss-based one below the delay-based, the two
+equal, the delay-based below), and how many reports the delay detector said over-use."""
 
 import argparse
 import gzip
@@ -39,7 +41,8 @@ def parse(lines):
             continue
         t = line.split()[0].split(":")
         try:
-            row = {"time": int(t[0]) * 3600 + int(t[1]) * 60 + float(t[2])}
+            row = {"time": int(t[0]) * 3600 + int(t[1]) * 60 + float(t[2]),
+                   "state": re.search(r"gcc: (\w+),", line).group(1)}
             for key, pattern in FIELDS.items():
                 row[key] = float(re.search(pattern, line).group(1))
         except (AttributeError, ValueError, IndexError):
@@ -74,6 +77,10 @@ def summarize(reports, from_s=5.0):
             [r["floor"] / r["received"] for r in on if r["received"] > 0]) if on else None,
         "target": (statistics.median(target), quantile(target, 0.1), quantile(target, 0.9)),
         "received": statistics.median([r["received"] for r in rs]),
+        "loss_below": sum(1 for r in rs if r["loss_rate"] < r["delay"]),
+        "equal": sum(1 for r in rs if r["loss_rate"] == r["delay"]),
+        "delay_below": sum(1 for r in rs if r["delay"] < r["loss_rate"]),
+        "overuse": sum(1 for r in rs if r["state"] == "overuse"),
     }
 
 
@@ -97,6 +104,8 @@ def main():
         "—" if s["floor_over_received"] is None else "%.2f" % s["floor_over_received"]))
     print("target median %s Mbit/s (p10 %s, p90 %s); R_hat median %s Mbit/s" % (
         mb(s["target"][0]), mb(s["target"][1]), mb(s["target"][2]), mb(s["received"])))
+    print("the target: loss-based below delay-based %d, equal %d, delay-based below %d; "
+          "over-use %d" % (s["loss_below"], s["equal"], s["delay_below"], s["overuse"]))
     return 0
 
 
