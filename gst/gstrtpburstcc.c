@@ -412,10 +412,11 @@ log_gcc_locked (GstElement * element, GstRtpBurstCc * cc)
   GST_LOG_OBJECT (element, "gcc: %s, %s, gradient %.2f ms, threshold %.2f "
       "ms, received %" G_GUINT64_FORMAT ", delay-based %" G_GUINT64_FORMAT
       ", loss-based %" G_GUINT64_FORMAT " (loss %.3f), floor %"
-      G_GUINT64_FORMAT " bit/s (p %.5f)", rtp_burst_gcc_signal_name (r.signal),
+      G_GUINT64_FORMAT " bit/s (p %.5f), loss model %" G_GUINT64_FORMAT
+      " bit/s (inherent %.2f)", rtp_burst_gcc_signal_name (r.signal),
       rtp_burst_gcc_state_name (r.state), r.gradient, r.threshold,
       r.received_rate, r.delay_rate, r.loss_rate, r.loss, r.floor_rate,
-      r.loss_event_rate);
+      r.loss_event_rate, r.model_rate, r.model_inherent);
 }
 
 /* Now on the clock of the event's local-ts: the sending rtpsession's

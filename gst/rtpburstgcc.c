@@ -70,6 +70,12 @@
  *   each window of 20 or more.
  * - Rates stay within [max (min_rate, 1), max_rate], at most 1 Tbit/s.
  * - The TCP-fair floor is an addition (rtpburstfloor.c says why).
+ * - So is the loss model (rtpburstlossmodel.h): a decrease of A_s stops
+ *   at the model's B, the rate the path takes by the reports' losses at
+ *   the rates they were sent at.  Beside BBR, which fills a shallow queue
+ *   whatever the stream sends, the windows lose 10-30 % at every rate the
+ *   stream sends, and each decrease only handed BBR more of the link
+ *   (docs/results.md).
  */
 
 #ifdef HAVE_CONFIG_H
@@ -81,6 +87,7 @@
 
 #include "rtpburstgcc.h"
 #include "rtpburstfloor.h"
+#include "rtpburstlossmodel.h"
 
 #define MS_NS (G_GUINT64_CONSTANT (1000000))
 
@@ -110,6 +117,8 @@
  * (+ the round trip) */
 #define LOSS_MIN_PACKETS 20
 #define LOSS_DECREASE_INTERVAL_MS 300.0
+/* the loss model's observations: the packets sent over at least this */
+#define MODEL_SPAN_NS (250 * MS_NS)
 
 
 
@@ -171,6 +180,14 @@ struct _RtpBurstGcc
 
   /* the TCP-fair floor (rtpburstfloor.h) */
   RtpBurstFloor *floor;
+
+  /* whether the loss answers the rate (rtpburstlossmodel.h) */
+  RtpBurstLossModel *model;
+  gdouble model_rate;           /* its B at the last decrease due; 0: none */
+  gdouble model_inherent;
+  /* the observation being gathered */
+  guint obs_sent, obs_lost, obs_last_size;
+  guint64 obs_bytes, obs_first, obs_last;
 };
 
 static gdouble
@@ -207,6 +224,7 @@ rtp_burst_gcc_new (const RtpBurstGccConfig * config)
   gcc->rtt_ms = DEFAULT_RTT_MS;
 
   gcc->floor = rtp_burst_floor_new (rate_to_uint (gcc->delay_rate));
+  gcc->model = rtp_burst_loss_model_new ();
   return gcc;
 }
 
@@ -216,6 +234,7 @@ rtp_burst_gcc_free (RtpBurstGcc * gcc)
   if (gcc == NULL)
     return;
   rtp_burst_floor_free (gcc->floor);
+  rtp_burst_loss_model_free (gcc->model);
   rtp_burst_gcc_detect_free (gcc->detect);
   g_free (gcc);
 }
@@ -437,9 +456,16 @@ loss_control (RtpBurstGcc * gcc, guint lost, guint n, guint64 now)
     return;
   p = (gdouble) gcc->win_lost / gcc->win_packets;
   if (p > LOSS_HIGH) {
+    gdouble cut;
+
     if (!decrease_due (gcc, now))
       return;
-    gcc->loss_rate *= 1.0 - 0.5 * p;
+    /* no lower than where the loss model puts the path's rate: a loss
+     * the stream meets at every rate it sent is not its own */
+    cut = gcc->loss_rate * (1.0 - 0.5 * p);
+    gcc->model_rate = rtp_burst_loss_model_bandwidth (gcc->model,
+        &gcc->model_inherent);
+    gcc->loss_rate = MAX (cut, MIN (gcc->model_rate, gcc->loss_rate));
     gcc->have_decrease = now != RTP_BURST_TIME_NONE;
     gcc->last_decrease = now;
   } else if (p < LOSS_LOW) {
@@ -451,11 +477,40 @@ loss_control (RtpBurstGcc * gcc, guint lost, guint n, guint64 now)
   gcc->win_packets = gcc->win_lost = 0;
 }
 
+/* The new packets of a report into the loss model's observation, which
+ * it takes once they span MODEL_SPAN_NS of sending: the rate they were
+ * sent at is the bytes before the last over the time to it. */
+static void
+observe (RtpBurstGcc * gcc, guint n, guint lost, guint64 bytes,
+    guint64 first_send, guint64 last_send, guint last_size)
+{
+  if (n == 0 || first_send > last_send)
+    return;
+  if (gcc->obs_sent == 0 || first_send < gcc->obs_first)
+    gcc->obs_first = first_send;
+  if (gcc->obs_sent == 0 || last_send >= gcc->obs_last) {
+    gcc->obs_last = last_send;
+    gcc->obs_last_size = last_size;
+  }
+  gcc->obs_sent += n;
+  gcc->obs_lost += lost;
+  gcc->obs_bytes += bytes;
+  if (gcc->obs_last - gcc->obs_first < MODEL_SPAN_NS)
+    return;
+  rtp_burst_loss_model_add (gcc->model, gcc->obs_sent, gcc->obs_lost,
+      8e9 * (gcc->obs_bytes - gcc->obs_last_size) /
+      (gcc->obs_last - gcc->obs_first));
+  gcc->obs_sent = gcc->obs_lost = 0;
+  gcc->obs_bytes = 0;
+}
+
 void
 rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
     const RtpBurstFeedbackPacket * pkts, guint n, guint64 now, guint64 rtt)
 {
   guint i, n_new = 0, n_lost = 0, n_received = 0;
+  guint64 first_send = G_MAXUINT64, last_send = 0, bytes = 0;
+  guint last_size = 0;
   gdouble floor;
 
   g_return_if_fail (gcc != NULL);
@@ -469,8 +524,18 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
   rtp_burst_gcc_detect_begin (gcc->detect);
   for (i = 0; i < n; i++) {
     const RtpBurstFeedbackPacket *p = &pkts[i];
+    PacketKind kind = mark_seq (gcc, p);
 
-    switch (mark_seq (gcc, p)) {
+    if ((kind == PACKET_NEW_LOST || kind == PACKET_NEW_RECEIVED) &&
+        p->send_time != RTP_BURST_TIME_NONE) {
+      bytes += p->size;
+      first_send = MIN (first_send, p->send_time);
+      if (p->send_time >= last_send) {
+        last_send = p->send_time;
+        last_size = p->size;
+      }
+    }
+    switch (kind) {
       case PACKET_NEW_LOST:
         n_new++;
         n_lost++;
@@ -500,6 +565,7 @@ rtp_burst_gcc_on_feedback (RtpBurstGcc * gcc,
     gcc->have_update = TRUE;
     gcc->last_update = now;
   }
+  observe (gcc, n_new, n_lost, bytes, first_send, last_send, last_size);
   if (n_new > 0)
     loss_control (gcc, n_lost, n_new, now);
   gcc->loss_rate = clamp_rate (gcc, MIN (gcc->loss_rate, gcc->delay_rate));
@@ -563,6 +629,9 @@ rtp_burst_gcc_report (const RtpBurstGcc * gcc, RtpBurstGccReport * out)
   out->loss_event_rate = floor.loss_event_rate;
   out->floor_rate = rate_to_uint (floor.rate);
   out->floor_loss = floor.taken_loss;
+  out->model_rate = rate_to_uint (MIN (gcc->model_rate,
+          (gdouble) RTP_BURST_GCC_RATE_LIMIT));
+  out->model_inherent = gcc->model_inherent;
   out->target = rtp_burst_gcc_target (gcc);
   out->avg_max_rate = gcc->have_avg ? rate_to_uint (gcc->avg_max) : 0;
   out->groups = detect.groups;

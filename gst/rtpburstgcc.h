@@ -122,6 +122,10 @@ typedef struct
   gdouble floor_loss;           /* the lost fraction its bound takes:
                                  * each new packet moves it 1/200 of the
                                  * way to 1 (lost) or 0 (received) */
+  guint64 model_rate;           /* the loss model's B when the loss-based
+                                 * controller last had a decrease due
+                                 * (rtpburstlossmodel.h), bit/s; 0 = none */
+  gdouble model_inherent;       /* ... and its eps */
   guint64 target;               /* rtp_burst_gcc_target () */
   guint64 avg_max_rate;         /* mean R_hat at decreases; 0 = none */
   guint64 groups;               /* deltas d(i) given to the filter */

@@ -48,7 +48,9 @@
  *    state follows the detector's signal (or over-use in the report);
  *  - A_s follows the loss controller, which acts on windows of new
  *    packets (a model of them): on a window of 20 or more, at most once a
- *    report, with the window's fraction: x (1 - p/2) over 10 %, x 1.05
+ *    report, with the window's fraction: x (1 - p/2) over 10 %, but not
+ *    below the loss model's B where A_s was above it (rtpburstlossmodel.h;
+ *    B reported at most the rate limit, its eps in [0, 0.5]), x 1.05
  *    under 2 %, else held; a full window waits only when over 10 % (a
  *    decrease not yet due); then A_s at most A_hat (within rounding);
  *  - the filter's and the detector's values finite; the gradient is
@@ -479,6 +481,9 @@ gcc_check_report (const RtpBurstGcc * gcc, const GccModel * m,
   FUZZ_CHECK ((guint) r->signal <= RTP_BURST_GCC_UNDERUSE &&
       (guint) r->state <= RTP_BURST_GCC_HOLD, "signal %d state %d",
       r->signal, r->state);
+  FUZZ_CHECK (r->model_inherent >= 0 && r->model_inherent <= 0.5 + 1e-9 &&
+      r->model_rate <= RTP_BURST_GCC_RATE_LIMIT, "the loss model's B %"
+      G_GUINT64_FORMAT ", eps %g", r->model_rate, r->model_inherent);
   FUZZ_CHECK (r->received_rate <= RTP_BURST_GCC_RATE_LIMIT &&
       r->avg_max_rate <= RTP_BURST_GCC_RATE_LIMIT, "R_hat %" G_GUINT64_FORMAT
       ", mean at decreases %" G_GUINT64_FORMAT, r->received_rate,
@@ -500,7 +505,7 @@ static void
 gcc_check_feedback (GccModel * m, const RtpBurstGccReport * b,
     const RtpBurstGccReport * a, guint n_new, guint n_lost, guint n_received)
 {
-  gdouble factor = 1.0, expect, tol;
+  gdouble factor = 1.0, model = 0, expect, tol;
 
   if (n_received == 0) {
     /* (but for the TCP-fair floor's lift, to at most the floor) */
@@ -559,9 +564,10 @@ gcc_check_feedback (GccModel * m, const RtpBurstGccReport * b,
         p == (gdouble) m->win_lost / m->win_packets, "loss %g over %u "
         "packets; the window: %u lost of %u", p, a->loss_packets,
         m->win_lost, m->win_packets);
-    if (p > 0.10)
+    if (p > 0.10) {
       factor = 1.0 - 0.5 * p;
-    else if (p < 0.02)
+      model = (gdouble) a->model_rate;
+    } else if (p < 0.02)
       factor = 1.05;
     m->win_packets = m->win_lost = 0;
   } else {
@@ -574,7 +580,10 @@ gcc_check_feedback (GccModel * m, const RtpBurstGccReport * b,
         m->win_lost);
   }
   /* A_s kept as a double: the reports round it, and A_hat, to the bit */
-  expect = MIN ((gdouble) b->loss_rate * factor, (gdouble) a->delay_rate);
+  expect = (gdouble) b->loss_rate * factor;
+  if (model > 0)
+    expect = MAX (expect, MIN (model, (gdouble) b->loss_rate));
+  expect = MIN (expect, (gdouble) a->delay_rate);
   /* the TCP-fair floor lifts it too */
   expect = MAX (expect, (gdouble) a->floor_rate);
   expect = CLAMP (expect, (gdouble) m->lo, (gdouble) m->hi);

@@ -421,6 +421,86 @@ GST_START_TEST (test_gcc_loss)
 
 GST_END_TEST;
 
+/* Whether the loss answers the rate (rtpburstlossmodel.h): three reports
+ * of 20 packets sent 5 ms apart (1.92 Mbit/s over 295 ms), then one sent
+ * 15 ms apart (0.64 Mbit/s over 285 ms), and again; each loses 3 (15 %).
+ * The model takes an observation once its packets span 250 ms of sending:
+ * the three fast reports, then the slow one.  Once it holds its 20
+ * observations (after 40 reports) the loss is not the stream's: the
+ * loss-based controller, below the model's B, decreases no more (before
+ * the model: each 400 ms by 7.5 %). */
+static void
+report_fast_slow (RtpBurstGcc * gcc, Path * p, guint i)
+{
+  guint64 gap = (i % 4 == 3 ? 15 : 5) * MS;
+
+  path_report (gcc, p, 20, gap, gap, 7);
+}
+
+GST_START_TEST (test_gcc_loss_inherent)
+{
+  RtpBurstGcc *gcc = gcc_new (1000000, 100000, 10000000);
+  RtpBurstGccReport r;
+  guint64 held;
+  Path p;
+  guint i;
+
+  path_init (&p, 0);
+  for (i = 0; i < 40; i++)
+    report_fast_slow (gcc, &p, i);
+  report (gcc, &r);
+  /* decreases at 0, 0.4, ..., 3.6 s, the model not yet full */
+  fail_unless_equals_uint64 (r.loss_updates, 10);
+  fail_unless (r.model_rate == 0);
+  held = r.loss_rate;
+  fail_unless_equals_uint64 (held, (guint64) (1e6 * pow (0.925, 10) + 0.5));
+
+  /* two more decreases due: held, at the model's B (1.28 Mbit/s, the
+   * median, x 2^(4/8)) and eps 0.12 */
+  for (; i < 48; i++)
+    report_fast_slow (gcc, &p, i);
+  report (gcc, &r);
+  fail_unless_equals_uint64 (r.loss_updates, 12);
+  assert_close (r.loss, 0.15);
+  fail_unless_equals_uint64 (r.loss_rate, held);
+  fail_unless_equals_uint64 (r.model_rate, 1810193);
+  assert_close (r.model_inherent, 0.12);
+
+  rtp_burst_gcc_free (gcc);
+}
+
+GST_END_TEST;
+
+/* The same loss at one rate, 1.92 Mbit/s: the model cannot tell, and
+ * blames the rate (B = 1.92 x 2^(-2/8) = 1.61 Mbit/s): from 10 Mbit/s the
+ * decreases go on (7.5 % each) down to B, not below it. */
+GST_START_TEST (test_gcc_loss_one_rate)
+{
+  RtpBurstGcc *gcc = gcc_new (10000000, 100000, 10000000);
+  RtpBurstGccReport r;
+  guint64 last = 10000000;
+  guint i, decreases = 0;
+  Path p;
+
+  path_init (&p, 0);
+  for (i = 0; i < 200; i++) {
+    path_report (gcc, &p, 20, 5 * MS, 5 * MS, 7);
+    report (gcc, &r);
+    fail_unless (r.loss_rate <= last);
+    if (r.loss_rate < last)
+      decreases++;
+    last = r.loss_rate;
+  }
+  fail_unless (decreases > 20);
+  fail_unless_equals_uint64 (r.model_rate, 1614521);
+  assert_close (r.model_inherent, 0);
+  fail_unless_equals_uint64 (r.loss_rate, 1614521);
+
+  rtp_burst_gcc_free (gcc);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_gcc_lost_only)
 {
   RtpBurstGcc *gcc = gcc_new (1000000, 100000, 10000000);
@@ -895,6 +975,8 @@ rtpburstgcc_suite (void)
   tcase_add_test (tc, test_gcc_underuse);
   tcase_add_test (tc, test_gcc_loss);
   tcase_add_test (tc, test_gcc_lost_only);
+  tcase_add_test (tc, test_gcc_loss_inherent);
+  tcase_add_test (tc, test_gcc_loss_one_rate);
   tcase_add_test (tc, test_gcc_tcp_floor);
   tcase_add_test (tc, test_gcc_floor_taken);
   tcase_add_test (tc, test_gcc_clamps);
