@@ -45,8 +45,10 @@
  *                0.5 s
  *   loss-based (section 6), over a window of at least 20 packets:
  *                over 10 % lost, A_s (1 - p / 2), at most once per
- *                300 ms + RTT; under 2 %, 1.05 A_s; else held; never
- *                above the delay-based rate
+ *                300 ms + RTT, but not below the loss model's B where A_s
+ *                was above it (not in the draft: rtpburstlossmodel.h,
+ *                over observations of 250 ms of sending); under 2 %,
+ *                1.05 A_s; else held; never above the delay-based rate
  *   TCP-fair floor (not in the draft), from the losses of both
  *                (rtpbursttfrc.h: RFC 5348's loss events, p and R): the
  *                rate of a TCP flow at that p and R, the higher of
