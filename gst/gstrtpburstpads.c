@@ -245,6 +245,20 @@ gst_rtp_burst_pace_flush_locked (GstRtpBurstPace * self)
   gst_rtp_burst_pace_wake_upstream_locked (self);
 }
 
+/* Whether repair packets that come after @event must not overtake it
+ * (rtpburstrepair.h).  A tag, or a custom notification such as the
+ * encoder's GstForceKeyUnit, says nothing about how the packets after it
+ * are read; an encoder sends them with its frames (a tag at each change of
+ * its bit rate), and a repair packet held behind one waits for the media's
+ * whole backlog before it.  Every other serialized event (caps, segment,
+ * EOS, gap, ...) holds them. */
+static gboolean
+event_is_barrier (GstEvent * event)
+{
+  return GST_EVENT_TYPE (event) != GST_EVENT_TAG &&
+      GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_DOWNSTREAM;
+}
+
 gboolean
 gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
     GstEvent * event)
@@ -344,7 +358,8 @@ gst_rtp_burst_pace_sink_event (GstPad * pad, GstObject * parent,
       break;
   }
   gst_rtp_burst_pace_wake_task_locked (self,
-      rtp_burst_stream_add_event (self->stream, event, now));
+      rtp_burst_stream_add_event (self->stream, event,
+          event_is_barrier (event), now));
   UNLOCK (self);
   /* the task paused at the EOS: resume it for the new stream */
   if (restart && GST_PAD_MODE (self->srcpad) == GST_PAD_MODE_PUSH)

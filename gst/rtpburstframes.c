@@ -32,6 +32,7 @@ rtp_burst_frames_init (RtpBurstFrames * q, GDestroyNotify free_packet,
   q->open = NULL;
   q->n_closed = q->n_packets = 0;
   q->n_frames = q->n_events_in = q->n_events_out = 0;
+  q->n_barriers_in = q->n_barriers_out = 0;
   q->free_packet = free_packet;
   q->packet_size = packet_size;
   q->free_event = free_event;
@@ -62,6 +63,7 @@ rtp_burst_frames_flush (RtpBurstFrames * q, GFunc keep_event,
   q->open = NULL;
   q->n_closed = q->n_packets = 0;
   q->n_events_out = q->n_events_in;
+  q->n_barriers_out = q->n_barriers_in;
   return n;
 }
 
@@ -116,7 +118,8 @@ rtp_burst_frames_add (RtpBurstFrames * q, gpointer packet, guint size,
 }
 
 void
-rtp_burst_frames_add_event (RtpBurstFrames * q, gpointer event)
+rtp_burst_frames_add_event (RtpBurstFrames * q, gpointer event,
+    gboolean barrier)
 {
   RtpBurstFrame *item;
 
@@ -124,8 +127,11 @@ rtp_burst_frames_add_event (RtpBurstFrames * q, gpointer event)
   g_return_if_fail (q->open == NULL);
   item = g_slice_new0 (RtpBurstFrame);
   item->event = event;
+  item->barrier = barrier;
   g_queue_push_tail (&q->items, item);
   q->n_events_in++;
+  if (barrier)
+    q->n_barriers_in++;
 }
 
 gpointer
@@ -138,6 +144,8 @@ rtp_burst_frames_pop_event (RtpBurstFrames * q)
   g_queue_pop_head (&q->items);
   event = g_steal_pointer (&item->event);
   q->n_events_out++;
+  if (item->barrier)
+    q->n_barriers_out++;
   frame_free (q, item);
   return event;
 }

@@ -50,6 +50,8 @@ typedef guint (*RtpBurstPacketSize) (gconstpointer packet);
 typedef struct
 {
   gpointer event;               /* non-NULL for an event */
+  gboolean barrier;             /* ... that repair packets queued after it
+                                 * wait for (rtp_burst_frames_add_event) */
 
   /* a frame, as it came */
   GQueue packets;               /* not yet taken, oldest first */
@@ -83,6 +85,8 @@ typedef struct
   guint64 n_frames;             /* frames ever opened: the serials */
   guint64 n_events_in;          /* events ever queued */
   guint64 n_events_out;         /* ... popped or flushed */
+  guint64 n_barriers_in;        /* barrier events ever queued */
+  guint64 n_barriers_out;       /* ... popped or flushed */
   GDestroyNotify free_packet, free_event;
   RtpBurstPacketSize packet_size;
 } RtpBurstFrames;
@@ -110,8 +114,12 @@ RtpBurstFrame *rtp_burst_frames_add (RtpBurstFrames * q, gpointer packet,
                                      guint size, guint payload_len,
                                      guint32 rtptime, guint64 sync_time,
                                      guint64 arrival, gboolean unpaced);
-/* Queues an event after what is queued (closes nothing). */
-void     rtp_burst_frames_add_event (RtpBurstFrames * q, gpointer event);
+/* Queues an event after what is queued (closes nothing).  A @barrier is
+ * one that repair packets queued after it do not overtake (they wait until
+ * it has left: rtp_burst_frames_barriers_out ()); one that is not (a tag, a
+ * notification such as a force-key-unit event) they may. */
+void     rtp_burst_frames_add_event (RtpBurstFrames * q, gpointer event,
+                                     gboolean barrier);
 
 static inline RtpBurstFrame *
 rtp_burst_frames_head (const RtpBurstFrames * q)
@@ -139,8 +147,8 @@ rtp_burst_frames_is_open (const RtpBurstFrames * q)
   return q->open != NULL;
 }
 
-/* Events ever queued, and those popped or flushed: what a packet queued
- * now has to wait for (an epoch). */
+/* Events ever queued, and those popped or flushed: where a repair packet
+ * queued now stands among them (an order). */
 static inline guint64
 rtp_burst_frames_events_in (const RtpBurstFrames * q)
 {
@@ -151,6 +159,20 @@ static inline guint64
 rtp_burst_frames_events_out (const RtpBurstFrames * q)
 {
   return q->n_events_out;
+}
+
+/* Barrier events ever queued, and those popped or flushed: what a repair
+ * packet queued now has to wait for (an epoch). */
+static inline guint64
+rtp_burst_frames_barriers_in (const RtpBurstFrames * q)
+{
+  return q->n_barriers_in;
+}
+
+static inline guint64
+rtp_burst_frames_barriers_out (const RtpBurstFrames * q)
+{
+  return q->n_barriers_out;
 }
 
 /* The packets of @frame not yet taken. */

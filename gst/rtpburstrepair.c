@@ -30,6 +30,7 @@ typedef struct
   guint size;
   guint64 arrival;
   guint64 epoch;
+  guint64 order;
 } RtpBurstRepairPacket;
 
 void
@@ -76,11 +77,21 @@ void
 rtp_burst_repair_push (RtpBurstRepair * repair, gpointer data, guint size,
     guint64 arrival, guint64 epoch)
 {
+  rtp_burst_repair_push_ordered (repair, data, size, arrival, epoch, epoch);
+}
+
+/* rtp_burst_repair_push (), with its place among the caller's items in
+ * @order (rtp_burst_repair_head_order ()). */
+void
+rtp_burst_repair_push_ordered (RtpBurstRepair * repair, gpointer data,
+    guint size, guint64 arrival, guint64 epoch, guint64 order)
+{
   RtpBurstRepairPacket *p = g_slice_new (RtpBurstRepairPacket);
 
   p->data = data;
   p->size = size;
   p->epoch = epoch;
+  p->order = order;
   p->arrival = arrival == RTP_BURST_TIME_NONE ? 0 : arrival;
   g_queue_push_tail (&repair->packets, p);
 }
@@ -105,6 +116,16 @@ rtp_burst_repair_head_epoch (const RtpBurstRepair * repair)
 
   g_return_val_if_fail (p != NULL, 0);
   return p->epoch;
+}
+
+/* The order of the packet at the head; the queue must not be empty. */
+guint64
+rtp_burst_repair_head_order (const RtpBurstRepair * repair)
+{
+  const RtpBurstRepairPacket *p = head_packet (repair);
+
+  g_return_val_if_fail (p != NULL, 0);
+  return p->order;
 }
 
 /* The size of the packet at the head, bytes; the queue must not be

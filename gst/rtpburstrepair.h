@@ -67,8 +67,11 @@
  *
  * Pad-free and GLib only: the queue holds opaque packets with their
  * arrival time, size and epoch (the caller's count of what went before
- * them in the media's own queue, such as events, which they must not
- * overtake), and answers when the head may leave.  Times are
+ * them in the media's own queue that they must not overtake: the events
+ * that change how the packets after them are read, such as caps, a
+ * segment or EOS; not tags and notifications, which an encoder sends
+ * with its frames, each behind the media's backlog), and answers when
+ * the head may leave.  Times are
  * running times in ns; RTP_BURST_TIME_NONE is "none".
  */
 
@@ -103,6 +106,15 @@ void     rtp_burst_repair_push    (RtpBurstRepair * repair, gpointer data,
                                    guint64 epoch);
 guint    rtp_burst_repair_queued  (const RtpBurstRepair * repair);
 guint64  rtp_burst_repair_head_epoch (const RtpBurstRepair * repair);
+/* The same with an order besides the epoch: the caller's count of every
+ * item queued before the packet, barrier or not, which says whether the
+ * packet came before an event it need not wait for (the push above takes
+ * its epoch for it). */
+void     rtp_burst_repair_push_ordered (RtpBurstRepair * repair,
+                                   gpointer data, guint size,
+                                   guint64 arrival, guint64 epoch,
+                                   guint64 order);
+guint64  rtp_burst_repair_head_order (const RtpBurstRepair * repair);
 guint    rtp_burst_repair_head_size  (const RtpBurstRepair * repair);
 
 /* What the caller knows of the media's slots. */

@@ -250,8 +250,8 @@ RtpBurstStreamWake
 rtp_burst_stream_add_repair (RtpBurstStream * s, gpointer data, guint size,
     guint64 arrival)
 {
-  rtp_burst_repair_push (&s->repair, data, size, arrival,
-      rtp_burst_frames_events_in (&s->q));
+  rtp_burst_repair_push_ordered (&s->repair, data, size, arrival,
+      rtp_burst_frames_barriers_in (&s->q), rtp_burst_frames_events_in (&s->q));
   /* the first one may leave before the media's next slot */
   if (rtp_burst_repair_queued (&s->repair) == 1)
     return RTP_BURST_STREAM_WAKE_DATA | RTP_BURST_STREAM_WAKE_CLOCK;
@@ -259,10 +259,11 @@ rtp_burst_stream_add_repair (RtpBurstStream * s, gpointer data, guint size,
 }
 
 RtpBurstStreamWake
-rtp_burst_stream_add_event (RtpBurstStream * s, gpointer event, guint64 now)
+rtp_burst_stream_add_event (RtpBurstStream * s, gpointer event,
+    gboolean barrier, guint64 now)
 {
   close_open_frame (s, now);
-  rtp_burst_frames_add_event (&s->q, event);
+  rtp_burst_frames_add_event (&s->q, event, barrier);
   return RTP_BURST_STREAM_WAKE_DATA | RTP_BURST_STREAM_WAKE_CLOSED;
 }
 

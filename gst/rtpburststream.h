@@ -164,9 +164,12 @@ RtpBurstStreamWake rtp_burst_stream_add_packet (RtpBurstStream * s,
 RtpBurstStreamWake rtp_burst_stream_add_repair (RtpBurstStream * s,
                                        gpointer data, guint size,
                                        guint64 arrival);
-/* A serialized event: completes the open frame, then is queued. */
+/* A serialized event: completes the open frame, then is queued; repair
+ * packets that come after it wait for it only if it is a @barrier
+ * (rtp_burst_frames_add_event ()). */
 RtpBurstStreamWake rtp_burst_stream_add_event  (RtpBurstStream * s,
-                                       gpointer event, guint64 now);
+                                       gpointer event, gboolean barrier,
+                                       guint64 now);
 /* Completes the open frame (a serialized query). */
 RtpBurstStreamWake rtp_burst_stream_close_open (RtpBurstStream * s,
                                        guint64 now);

@@ -291,12 +291,22 @@ count_in_rate (RtpBurstStream * s, const RtpBurstStreamNow * now, guint64 bytes)
     on_rate (s, now, RTP_BURST_GROUP_CLASS_TOP);
 }
 
-/* Whether a repair packet is queued that no queued event has to precede. */
+/* Whether a repair packet is queued that no queued barrier event has to
+ * precede. */
 static gboolean
 repair_ready (const RtpBurstStream * s)
 {
   return rtp_burst_repair_ready (&s->repair,
-      rtp_burst_frames_events_out (&s->q));
+      rtp_burst_frames_barriers_out (&s->q));
+}
+
+/* Whether the repair packet at the head was queued before the event at the
+ * head of the media's queue, which then waits for it. */
+static gboolean
+repair_precedes_event (const RtpBurstStream * s)
+{
+  return rtp_burst_repair_head_order (&s->repair) <=
+      rtp_burst_frames_events_out (&s->q);
 }
 
 /* Whether the repair packet at the head of its queue leaves before the
@@ -509,18 +519,23 @@ next_once (RtpBurstStream * s, const RtpBurstStreamNow * now,
     RtpBurstNext * next)
 {
   RtpBurstFrame *item = rtp_burst_frames_head (&s->q);
+  gboolean repair_first;
   Turn turn;
 
   /* a slot waited for leaves at once */
   if (item && s->head.slot_reached)
     return slot_turn (s, item, now, next);
-  /* repair packets leave in PLAYING, after the events queued before them */
-  if (now->playing && repair_ready (s)) {
+  /* repair packets leave in PLAYING, after the barrier events queued
+   * before them; an event at the head queued before the repair packet at
+   * the head of its queue goes first */
+  repair_first = repair_ready (s) && (item == NULL || !item->event ||
+      repair_precedes_event (s));
+  if (now->playing && repair_first) {
     turn = repair_turn (s, item, now, next);
     if (turn != MEDIA)
       return turn;
   }
-  if (item == NULL || (item->event && repair_ready (s)) ||
+  if (item == NULL || (item->event && repair_first) ||
       (!item->event && !now->playing)) {
     /* the repair packets queued before an event leave first, in PLAYING;
      * packets only leave in PLAYING */

@@ -55,9 +55,10 @@
  *    operation;
  *  - order: media packets leave in the order added, a push takes the
  *    oldest queued packets, all of one frame (the head one), with their
- *    bytes; repair packets first in, first out, each after the events
- *    queued before it; an event leaves after all the media and repair
- *    packets queued before it; pop_event returns the event next () named;
+ *    bytes; repair packets first in, first out, each after the barrier
+ *    events queued before it (and the events before those); an event
+ *    leaves after all the media and repair packets queued before it;
+ *    pop_event returns the event next () named;
  *  - slots: the slots a frame waits for (WAIT_UNTIL for_slot) do not go
  *    back in time; after rtp_burst_stream_woke () the next answer is the
  *    push of that slot (at or after it: maybe after waits for the group's
@@ -151,7 +152,8 @@ typedef struct
   guint size;
   Fate fate;
   gboolean freed_by_stream;
-  guint64 events_before;        /* repair: events added before it */
+  guint64 events_before;        /* repair: events added before it, up to
+                                 * the last barrier among them */
 } Rec;
 
 typedef struct
@@ -170,6 +172,7 @@ typedef struct
 typedef struct
 {
   FuzzInput *in;
+  guint64 barriers_end;         /* events up to the last barrier added */
   RtpBurstStreamConfig config;
   RtpBurstStream *s;
   gchar *group;                 /* this process's group name */
@@ -526,7 +529,7 @@ add_repair (Model * m, guint size)
   if (m->media->len + m->repair->len >= MAX_PACKETS)
     return;
   r.size = size;
-  r.events_before = m->events->len;
+  r.events_before = m->barriers_end;
   g_array_append_val (m->repair, r);
   m->added++;
   TRACE ("  repair %u: %u bytes\n", m->repair->len - 1, size);
@@ -634,6 +637,7 @@ op_event (Model * m)
   Event *e = g_new (Event, 1);
   EventRec r = { 0, };
   RtpBurstStreamWake wake;
+  gboolean barrier;
 
   e->magic = EVENT_MAGIC;
   e->id = m->events->len;
@@ -641,8 +645,11 @@ op_event (Model * m)
   r.repair_before = m->repair->len;
   g_array_append_val (m->events, r);
   m->event_allocs++;
-  TRACE ("event %u\n", e->id);
-  wake = rtp_burst_stream_add_event (m->s, e, now_time (m));
+  barrier = fuzz_u8 (m->in) & 1;
+  if (barrier)
+    m->barriers_end = m->events->len;
+  TRACE ("  event %u%s\n", e->id, barrier ? ", a barrier" : "");
+  wake = rtp_burst_stream_add_event (m->s, e, barrier, now_time (m));
   FUZZ_CHECK (wake & RTP_BURST_STREAM_WAKE_DATA, "an event does not wake "
       "the task");
   model_close (m);

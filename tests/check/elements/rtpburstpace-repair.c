@@ -278,9 +278,9 @@ GST_START_TEST (test_repair_between_frames_and_eos)
 
 GST_END_TEST;
 
-/* A repair packet does not overtake an event queued before it (here
- * behind the rest of a frame): it leaves after the event, Δt/2 after the
- * frame's last slot. */
+/* A repair packet does not overtake a barrier event queued before it
+ * (here a sticky custom event, behind the rest of a frame): it leaves after
+ * the event, Δt/2 after the frame's last slot. */
 GST_START_TEST (test_repair_after_event)
 {
   Fixture f;
@@ -291,7 +291,7 @@ GST_START_TEST (test_repair_after_event)
   push_frame (&f, 0, 10, 1000);
   MEDIA (&f, 0);
   fail_unless (gst_harness_push_event (f.h,
-          gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+          gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
               gst_structure_new_empty ("marker"))));
   gst_test_clock_set_time (f.clock, 1 * MS);
   push_retransmissions (&f, 0, 1, 1002);
@@ -299,10 +299,55 @@ GST_START_TEST (test_repair_after_event)
   crank_frame (&f, DT, DT, 9, 1);
   REPAIR (&f, 9 * DT + DT / 2, 0);
   while ((ev = gst_harness_try_pull_event (f.h))) {
-    custom |= GST_EVENT_TYPE (ev) == GST_EVENT_CUSTOM_DOWNSTREAM;
+    custom |= GST_EVENT_TYPE (ev) == GST_EVENT_CUSTOM_DOWNSTREAM_STICKY;
     gst_event_unref (ev);
   }
   fail_unless (custom);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* A tag (an encoder sends one at each change of its bit rate) and a
+ * notification such as GstForceKeyUnit say nothing about how the packets
+ * after them are read: a repair packet queued after them takes its turn
+ * half way between the media's slots, ahead of the events and the rest of
+ * the frame before them, which leave in their order. */
+GST_START_TEST (test_repair_past_tag_and_notification)
+{
+  Fixture f;
+  GstEvent *ev;
+  guint tags = 0, notes = 0;
+
+  repair_fixture_init (&f, CAPS_25);
+  push_frame (&f, 0, 10, 1000);
+  MEDIA (&f, 0);
+  fail_unless (gst_harness_push_event (f.h,
+          gst_event_new_tag (gst_tag_list_new (GST_TAG_BITRATE, 2000000,
+                  NULL))));
+  fail_unless (gst_harness_push_event (f.h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+              gst_structure_new ("GstForceKeyUnit", "all-headers",
+                  G_TYPE_BOOLEAN, TRUE, "count", G_TYPE_UINT, 1, NULL))));
+  gst_test_clock_set_time (f.clock, 1 * MS);
+  push_retransmissions (&f, 0, 1, 1002);
+  REPAIR (&f, DT / 2, 0);
+  /* the events still wait behind the frame */
+  while ((ev = gst_harness_try_pull_event (f.h))) {
+    fail_if (GST_EVENT_TYPE (ev) == GST_EVENT_TAG ||
+        GST_EVENT_TYPE (ev) == GST_EVENT_CUSTOM_DOWNSTREAM);
+    gst_event_unref (ev);
+  }
+  f.seq_out++;
+  crank_frame (&f, DT, DT, 9, 1);
+  while ((ev = gst_harness_try_pull_event (f.h))) {
+    tags += GST_EVENT_TYPE (ev) == GST_EVENT_TAG;
+    notes += GST_EVENT_TYPE (ev) == GST_EVENT_CUSTOM_DOWNSTREAM;
+    gst_event_unref (ev);
+  }
+  fail_unless_equals_int (tags, 1);
+  fail_unless_equals_int (notes, 1);
+  fail_unless_equals_uint64 (stat (&f, "repair-overruns"), 0);
   fixture_clear (&f);
 }
 
@@ -383,6 +428,7 @@ rtpburstpace_repair_suite (void)
   tcase_add_test (tc, test_repair_under_cap);
   tcase_add_test (tc, test_repair_between_frames_and_eos);
   tcase_add_test (tc, test_repair_after_event);
+  tcase_add_test (tc, test_repair_past_tag_and_notification);
   tcase_add_test (tc, test_repair_needs_caps_payload);
   tcase_add_test (tc, test_repair_beside_unpaced_frame);
   tcase_add_test (tc, test_repair_flush);

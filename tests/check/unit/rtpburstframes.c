@@ -178,12 +178,12 @@ GST_START_TEST (test_frames_events)
   setup (&q);
   add (&q, 1000, 100, 1 * MS);
   rtp_burst_frames_close (&q, 2 * MS);
-  rtp_burst_frames_add_event (&q, ev1);
+  rtp_burst_frames_add_event (&q, ev1, TRUE);
   add (&q, 1000, 200, 3 * MS);
   rtp_burst_frames_close (&q, 4 * MS);
-  rtp_burst_frames_add_event (&q, ev2);
-  fail_unless_equals_uint64 (q.n_events_in, 2);
-  fail_unless_equals_uint64 (q.n_events_out, 0);
+  rtp_burst_frames_add_event (&q, ev2, TRUE);
+  fail_unless_equals_uint64 (q.n_barriers_in, 2);
+  fail_unless_equals_uint64 (q.n_barriers_out, 0);
   fail_unless_equals_int (g_queue_get_length (&q.items), 4);
 
   /* in the order they came: the frame, then the first event */
@@ -193,19 +193,29 @@ GST_START_TEST (test_frames_events)
   ev = rtp_burst_frames_pop_event (&q);
   fail_unless (ev == ev1);
   g_free (ev);
-  fail_unless_equals_uint64 (q.n_events_out, 1);
+  fail_unless_equals_uint64 (q.n_barriers_out, 1);
 
   /* a flush hands the events over and counts them as gone */
   fail_unless_equals_int (rtp_burst_frames_flush (&q, keep, kept), 1);
   fail_unless_equals_int (kept->len, 1);
   fail_unless (g_ptr_array_index (kept, 0) == ev2);
-  fail_unless_equals_uint64 (q.n_events_out, 2);
+  fail_unless_equals_uint64 (q.n_barriers_out, 2);
   /* two packets freed, no event */
   fail_unless_equals_int (n_freed, 2);
   g_ptr_array_unref (kept);
 
+  /* an event that is not a barrier is not counted in the epochs */
+  rtp_burst_frames_add_event (&q, g_strdup ("tag"), FALSE);
+  fail_unless_equals_uint64 (q.n_barriers_in, 2);
+  fail_unless_equals_uint64 (q.n_events_in, 3);
+  ev = rtp_burst_frames_pop_event (&q);
+  fail_unless_equals_string (ev, "tag");
+  g_free (ev);
+  fail_unless_equals_uint64 (q.n_barriers_out, 2);
+  fail_unless_equals_uint64 (q.n_events_out, 3);
+
   /* an event flushed without a keeper is freed */
-  rtp_burst_frames_add_event (&q, g_strdup ("three"));
+  rtp_burst_frames_add_event (&q, g_strdup ("three"), TRUE);
   fail_unless_equals_int (rtp_burst_frames_flush (&q, NULL, NULL), 0);
   fail_unless_equals_int (n_freed, 3);
 }

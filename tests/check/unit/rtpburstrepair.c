@@ -340,8 +340,16 @@ GST_START_TEST (test_repair_flush)
   fail_unless_equals_uint64 (rtp_burst_repair_head_epoch (&r), 1);
   pop_expect (&r, 5 * MS, FALSE, 1);
   fail_unless_equals_uint64 (rtp_burst_repair_head_epoch (&r), 2);
+  /* without an order of its own, its order is its epoch */
+  fail_unless_equals_uint64 (rtp_burst_repair_head_order (&r), 2);
   fail_unless_equals_int (rtp_burst_repair_flush (&r), 1);
   fail_unless_equals_int (n_freed, 1);
+  /* with one (events that are not barriers between the two counts) */
+  rtp_burst_repair_push_ordered (&r, g_new0 (guint, 1), 1000, 0, 1, 4);
+  fail_unless_equals_uint64 (rtp_burst_repair_head_epoch (&r), 1);
+  fail_unless_equals_uint64 (rtp_burst_repair_head_order (&r), 4);
+  fail_unless_equals_int (rtp_burst_repair_flush (&r), 1);
+  fail_unless_equals_int (n_freed, 2);
   fail_unless_equals_int (rtp_burst_repair_queued (&r), 0);
   /* a flush forgets the last release: the next one may leave at once */
   push_id (&r, 3, 1000, 6 * MS);
@@ -356,7 +364,7 @@ GST_START_TEST (test_repair_flush)
   rtp_burst_repair_reset_stats (&r);
   fail_unless_equals_uint64 (r.n_released, 0);
   fail_unless_equals_int (rtp_burst_repair_flush (&r), 1);
-  fail_unless_equals_int (n_freed, 2);
+  fail_unless_equals_int (n_freed, 3);
 }
 
 GST_END_TEST;

@@ -235,9 +235,9 @@ GST_START_TEST (test_stream_events_and_paused)
 
   setup (&f);
   f.now.playing = FALSE;
-  rtp_burst_stream_add_event (f.s, new_id (100), 0);
+  rtp_burst_stream_add_event (f.s, new_id (100), TRUE, 0);
   add_frame (&f, 0, 1, 0, 0, TRUE);
-  rtp_burst_stream_add_event (f.s, new_id (101), 0);
+  rtp_burst_stream_add_event (f.s, new_id (101), TRUE, 0);
 
   next_at (&f, 0, &next);
   fail_unless_equals_int (next.kind, RTP_BURST_NEXT_EVENT);
@@ -357,6 +357,83 @@ GST_START_TEST (test_stream_repair_between_slots)
 
 GST_END_TEST;
 
+/* A repair packet queued after an event that is not a barrier (a tag, a
+ * notification) takes its turn between the media's slots as if the event
+ * were not there; one queued after a barrier waits until the barrier has
+ * left, behind the media queued before it. */
+GST_START_TEST (test_stream_repair_past_notifications)
+{
+  Fixture f;
+  RtpBurstNext next;
+  gpointer packet;
+  guint size;
+
+  setup (&f);
+  rtp_burst_stream_set_caps (f.s, 0, 90000, MEDIA_PT);
+  add_frame (&f, 0, 2, 0, 0, TRUE);
+  expect_slot (&f, 0, 0, 0);
+
+  /* behind the frame's second slot: a tag, then a repair packet */
+  rtp_burst_stream_add_event (f.s, new_id (100), FALSE, 1 * MS);
+  rtp_burst_stream_add_repair (f.s, new_id (50), SIZE, 1 * MS);
+  next_at (&f, 1 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_if (next.for_slot);
+  fail_unless_equals_uint64 (next.time, 9 * MS);
+  next_at (&f, 9 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_REPAIR);
+  fail_unless_equals_uint64 (next.time, 9 * MS);
+  packet = rtp_burst_stream_take_repair (f.s, &next, 9 * MS, &size);
+  fail_unless_equals_int (*(guint *) packet, 50);
+  free_item (packet);
+  rtp_burst_stream_push_done (f.s, NONE, FALSE);
+
+  /* then a barrier (caps, a segment) and another repair packet: it waits
+   * for the media's slot, the tag and the barrier */
+  rtp_burst_stream_add_event (f.s, new_id (101), TRUE, 10 * MS);
+  rtp_burst_stream_add_repair (f.s, new_id (51), SIZE, 10 * MS);
+  expect_slot (&f, 10 * MS, 18 * MS, 1);
+  next_at (&f, 18 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_EVENT);
+  fail_unless_equals_int (*(guint *) next.event, 100);
+  free_item (rtp_burst_stream_pop_event (f.s));
+  next_at (&f, 18 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_EVENT);
+  fail_unless_equals_int (*(guint *) next.event, 101);
+  free_item (rtp_burst_stream_pop_event (f.s));
+  /* half a slot after the media's last */
+  next_at (&f, 18 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_if (next.for_slot);
+  fail_unless_equals_uint64 (next.time, 27 * MS);
+  next_at (&f, 27 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_REPAIR);
+  packet = rtp_burst_stream_take_repair (f.s, &next, 27 * MS, &size);
+  fail_unless_equals_int (*(guint *) packet, 51);
+  free_item (packet);
+  rtp_burst_stream_push_done (f.s, NONE, FALSE);
+  fail_unless (rtp_burst_stream_is_empty (f.s));
+
+  /* a tag at the head, then a repair packet: the tag, queued first, does
+   * not wait for the repair packet's turn */
+  rtp_burst_stream_add_event (f.s, new_id (102), FALSE, 28 * MS);
+  rtp_burst_stream_add_repair (f.s, new_id (52), SIZE, 28 * MS);
+  next_at (&f, 28 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_EVENT);
+  fail_unless_equals_int (*(guint *) next.event, 102);
+  free_item (rtp_burst_stream_pop_event (f.s));
+  next_at (&f, 28 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_unless_equals_uint64 (next.time, 45 * MS);
+  next_at (&f, 45 * MS, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_REPAIR);
+  free_item (rtp_burst_stream_take_repair (f.s, &next, 45 * MS, &size));
+  rtp_burst_stream_push_done (f.s, NONE, FALSE);
+  teardown (&f);
+}
+
+GST_END_TEST;
+
 /* Without a period frames leave as they come, with their own DTS. */
 GST_START_TEST (test_stream_unpaced_without_period)
 {
@@ -422,7 +499,7 @@ GST_START_TEST (test_stream_flush)
   free_item (packet);
   rtp_burst_stream_push_done (f.s, 0, TRUE);
 
-  rtp_burst_stream_add_event (f.s, new_id (100), 0);
+  rtp_burst_stream_add_event (f.s, new_id (100), TRUE, 0);
   rtp_burst_stream_add_repair (f.s, new_id (50), SIZE, 0);
   rtp_burst_stream_flush (f.s, keep_event, kept);
   fail_unless_equals_int (kept->len, 1);
@@ -506,7 +583,7 @@ GST_START_TEST (test_stream_why)
    * leave in PLAYING */
   rtp_burst_stream_set_caps (f.s, PERIOD, 90000, MEDIA_PT);
   rtp_burst_stream_add_repair (f.s, new_id (50), SIZE, 20 * MS);
-  rtp_burst_stream_add_event (f.s, new_id (101), 20 * MS);
+  rtp_burst_stream_add_event (f.s, new_id (101), TRUE, 20 * MS);
   f.now.playing = FALSE;
   next_at (&f, 20 * MS, &next);
   fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_DATA);
@@ -659,6 +736,7 @@ rtpburststream_suite (void)
   tcase_add_test (tc, test_stream_open_frame_timeout);
   tcase_add_test (tc, test_stream_room);
   tcase_add_test (tc, test_stream_repair_between_slots);
+  tcase_add_test (tc, test_stream_repair_past_notifications);
   tcase_add_test (tc, test_stream_unpaced_without_period);
   tcase_add_test (tc, test_stream_flush);
   return s;
