@@ -191,6 +191,13 @@ RTX_SESSION_BANDWIDTH = 4000000
 #: with it, 96-100 % with the time alone (docs/results.md, section 14).
 RTX_HISTORY_MS = 1000
 RTX_HISTORY_PACKETS = 0
+#: rtprtxsend in the chain before the element (the -rtx-first recipes), as the
+#: README's launch lines have it; send-video sets max-size-packets as for the
+#: aux sender
+RTX_FIRST_SENDER = ("rtprtxsend name=rtxsend payload-type-map="
+                    "\"application/x-rtp-pt-map,%d=(uint)%d\" max-size-time=%d "
+                    "max-size-packets=%d" % (MEDIA_PT, RTX_PT, RTX_HISTORY_MS,
+                                             RTX_HISTORY_PACKETS))
 #: The sender's RTCP interval in the RTX recipes (rtpsession's
 #: rtcp-min-interval, ms; 5 s by default): the round trip that RtxHoldoff
 #: needs is measured from the receiver's reports about the sender's last
@@ -541,7 +548,8 @@ Recipe = collections.namedtuple("Recipe", [
     "summary",
     "adapt",       # the element's congestion control, the encoder following (ratecontrol.py)
     "pacer",       # the element after the payloader: rtpburstpace, or a peer to compare
-], defaults=(False, "rtpburstpace"))
+    "rtx_first",   # rtprtxsend before the element, not as rtpbin's aux sender
+], defaults=(False, "rtpburstpace", False))
 
 
 def st2022_wait_packets(rows, columns):
@@ -622,8 +630,17 @@ def _recipes():
                                + ", the payloader sending the transport-wide-cc header "
                                "extension; the encoder's bit rate follows the element's "
                                "estimated-bitrate (ratecontrol.py)")))
-            # the same with TFRC (RFC 5348) as the element's congestion control
+            # the same with rtprtxsend before the element (as the README's launch
+            # lines have it): the element sees the retransmissions and spreads them
+            # between the media's slots (rtpburstrepair.h), and they pass rtpbin's
+            # session, which gives them transport-wide sequence numbers of their own
             r = table["capped-rtx-adapt"]
+            add(r._replace(name="capped-rtx-first-adapt", rtx_first=True, summary=(
+                r.summary.split("; keyframe request")[0].replace("rtprtxsend / rtprtxreceive as rtpbin aux elements",
+                                  "rtprtxsend before rtpburstpace, which spreads the "
+                                  "retransmissions between the media's slots; "
+                                  "rtprtxreceive as rtpbin's aux receiver"))))
+            # the same with TFRC (RFC 5348) as the element's congestion control
             add(r._replace(name="capped-rtx-tfrc", pace_props=r.pace_props.replace(
                 ADAPT_PROPS, TFRC_PROPS), summary=r.summary.replace(ADAPT_PROPS, TFRC_PROPS)))
             # the peer a GStreamer user would pick instead: gst-plugins-rs's rtpgccbwe
@@ -731,6 +748,8 @@ def sender_plan(recipe, host, port, source=None):
         pay += " ! " + ratecontrol.twcc_caps()
     chain = "%s ! %s" % (source, pay)
     pace = "%s name=pace" % recipe.pacer + (" " + recipe.pace_props if recipe.pace_props else "")
+    if recipe.rtx_first:
+        chain += " ! " + RTX_FIRST_SENDER
     if recipe.paced and not recipe.pace_after_rtpbin:
         chain += " ! " + pace
     if not uses_rtpbin(recipe):
@@ -777,6 +796,10 @@ def sender_plan(recipe, host, port, source=None):
                 if grouped else "", k, host, port + port_fec))
             from_rtpbin.append(("send_fec_src_0_%d" % k,
                                 "fecpace%d" % k if grouped else "fecsink%d" % k))
+    elif recipe.protection == "rtx" and recipe.rtx_first:
+        hooks.append("get-internal-session 0: rtcp-min-interval=%d ms"
+                     % RTX_SENDER_RTCP_INTERVAL_MS)
+        hooks.append("retransmission requests into rtprtxsend: RtxHoldoff")
     elif recipe.protection == "rtx":
         hooks.append("request-aux-sender: rtprtxsend payload-type-map="
                      "\"application/x-rtp-pt-map,%d=(uint)%d\" max-size-time=%d "
