@@ -340,9 +340,16 @@ GST_START_TEST (test_repair_past_tag_and_notification)
   }
   f.seq_out++;
   crank_frame (&f, DT, DT, 9, 1);
-  while ((ev = gst_harness_try_pull_event (f.h))) {
-    tags += GST_EVENT_TYPE (ev) == GST_EVENT_TAG;
-    notes += GST_EVENT_TYPE (ev) == GST_EVENT_CUSTOM_DOWNSTREAM;
+  /* the task pushes them after the frame's last slot: wait for them, in
+   * their order (gst_harness_pull_event () waits up to 60 s) */
+  while (tags + notes < 2 && (ev = gst_harness_pull_event (f.h))) {
+    if (GST_EVENT_TYPE (ev) == GST_EVENT_TAG) {
+      fail_unless_equals_int (notes, 0);
+      tags++;
+    } else if (GST_EVENT_TYPE (ev) == GST_EVENT_CUSTOM_DOWNSTREAM) {
+      fail_unless_equals_int (tags, 1);
+      notes++;
+    }
     gst_event_unref (ev);
   }
   fail_unless_equals_int (tags, 1);
