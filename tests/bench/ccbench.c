@@ -193,7 +193,7 @@ main (int argc, char **argv)
         "Fits per repetition of the fit alone (default 2000)", "N"},
     {"quick", 0, 0, G_OPTION_ARG_NONE, &opt_quick,
         "2 s, 3 repetitions, 50 fits: only checks that it runs", NULL},
-    {NULL}
+    {NULL, 0, 0, G_OPTION_ARG_NONE, NULL, NULL, NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- congestion control cost");
   GError *err = NULL;
