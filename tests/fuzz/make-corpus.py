@@ -323,6 +323,12 @@ def t_frame(n, marker=True, repair=False, spacing=False, advance=True,
     return u8(T_FRAME) + u8(n - 1) + u8(f) + u16(size)
 
 
+def t_event(barrier=True):
+    """a serialized event: a barrier (caps, segment) that repair packets
+    queued after it wait for, or not (a tag, a notification)"""
+    return u8(T_EVENT) + u8(1 if barrier else 0)
+
+
 def t_task(steps=64, policy=0, answers=b''):
     """policy (fuzz_stream.c, answer_how): bits 0-1 waits (1 late, 2 cut
     short), bits 2-3 downstream holds pushes, bit 4 refused, bit 5 pending,
@@ -374,11 +380,16 @@ STREAM_SEEDS = {
     t_task() + t_config(13, 0) + t_frame(3, repair=True) + t_task(),
     # PAUSED: events leave, packets wait; then PLAYING
     'events-paused': stream_header(seed=4, caps=True, paused=True) +
-    u8(T_EVENT) + t_frame(5) + u8(T_EVENT) + t_frame(2, repair=True) +
-    u8(T_EVENT) + t_task() + u8(T_PLAYING) + t_task(),
+    t_event() + t_frame(5) + t_event() + t_frame(2, repair=True) +
+    t_event() + t_task() + u8(T_PLAYING) + t_task(),
+    # repair packets past a tag behind a frame, then behind a barrier
+    'repair-past-tag': stream_header(seed=9, caps=True) + t_frame(10) +
+    t_task(steps=3) + t_event(barrier=False) +
+    t_frame(2, repair=True, advance=False) + t_event() +
+    t_frame(2, repair=True, advance=False) + t_task(),
     # a flush (events kept) while a frame is half sent, then more
     'flush-mid-frame': stream_header(seed=5, caps=True) + t_frame(20) +
-    t_task(steps=9) + u8(T_EVENT) + u8(T_FLUSH) + u8(0) + t_frame(5) +
+    t_task(steps=9) + t_event() + u8(T_FLUSH) + u8(0) + t_frame(5) +
     t_task(),
     # a 1 Mbit/s cap, a 1 ms budget, overload=drop: frames dropped
     'rate-cap-drop': stream_header(seed=6, caps=True) + t_config(8, 2) +
