@@ -640,6 +640,16 @@ def _recipes():
                                   "rtprtxsend before rtpburstpace, which spreads the "
                                   "retransmissions between the media's slots; "
                                   "rtprtxreceive as rtpbin's aux receiver"))))
+            # ... and the retransmissions passed on as they come (pace-other-payloads=false)
+            r = table["capped-rtx-first-adapt"]
+            add(r._replace(name="capped-rtx-first-pass-adapt",
+                           pace_props=r.pace_props + " pace-other-payloads=false",
+                           summary=r.summary.replace(
+                               "rtpburstpace %s" % r.pace_props,
+                               "rtpburstpace %s pace-other-payloads=false" % r.pace_props, 1)
+                           .replace("which spreads the retransmissions between the media's "
+                                    "slots", "which passes the retransmissions on as they "
+                                    "come").split("; keyframe request")[0]))
             # the same with TFRC (RFC 5348) as the element's congestion control
             add(r._replace(name="capped-rtx-tfrc", pace_props=r.pace_props.replace(
                 ADAPT_PROPS, TFRC_PROPS), summary=r.summary.replace(ADAPT_PROPS, TFRC_PROPS)))
