@@ -157,6 +157,30 @@ expect_slot (Fixture * f, guint64 now, guint64 slot, guint id)
   rtp_burst_stream_push_done (f->s, slot, FALSE);
 }
 
+/* Expects a wait (not for a slot) until @due (asked at @now, before it),
+ * then repair packet @id leaving at @due, with that DTS. */
+static void
+expect_repair (Fixture * f, guint64 now, guint64 due, guint id)
+{
+  RtpBurstNext next;
+  gpointer packet;
+  guint size;
+
+  next_at (f, now, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
+  fail_if (next.for_slot);
+  fail_unless_equals_uint64 (next.time, due);
+  next_at (f, due, &next);
+  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_REPAIR);
+  fail_unless_equals_uint64 (next.time, due);
+  fail_unless_equals_uint64 (next.dts, due);
+  packet = rtp_burst_stream_take_repair (f->s, &next, due, &size);
+  fail_unless_equals_int (*(guint *) packet, id);
+  fail_unless_equals_int (size, SIZE);
+  free_item (packet);
+  rtp_burst_stream_push_done (f->s, RTP_BURST_TIME_NONE, FALSE);
+}
+
 /* Four packets of a frame due at 0: slots Δt = 0.9 · 40 ms / 4 = 9 ms
  * apart, each waited for, then nothing until more data. */
 GST_START_TEST (test_stream_paces_frame)
@@ -320,10 +344,7 @@ GST_START_TEST (test_stream_repair_between_slots)
 {
   Fixture f;
   RtpBurstStreamStats st;
-  RtpBurstNext next;
   RtpBurstStreamWake wake;
-  gpointer packet;
-  guint size;
 
   setup (&f);
   rtp_burst_stream_set_caps (f.s, 0, 90000, MEDIA_PT);
@@ -334,19 +355,7 @@ GST_START_TEST (test_stream_repair_between_slots)
 
   wake = rtp_burst_stream_add_repair (f.s, new_id (50), SIZE, 1 * MS);
   fail_unless (wake & RTP_BURST_STREAM_WAKE_CLOCK);
-  next_at (&f, 1 * MS, &next);
-  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
-  fail_if (next.for_slot);
-  fail_unless_equals_uint64 (next.time, 9 * MS);
-  next_at (&f, 9 * MS, &next);
-  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_REPAIR);
-  fail_unless_equals_uint64 (next.time, 9 * MS);
-  fail_unless_equals_uint64 (next.dts, 9 * MS);
-  packet = rtp_burst_stream_take_repair (f.s, &next, 9 * MS, &size);
-  fail_unless_equals_int (*(guint *) packet, 50);
-  fail_unless_equals_int (size, SIZE);
-  free_item (packet);
-  rtp_burst_stream_push_done (f.s, NONE, FALSE);
+  expect_repair (&f, 1 * MS, 9 * MS, 50);
 
   expect_slot (&f, 9 * MS, 18 * MS, 1);
   rtp_burst_stream_get_stats (f.s, &st);
@@ -365,8 +374,6 @@ GST_START_TEST (test_stream_repair_past_notifications)
 {
   Fixture f;
   RtpBurstNext next;
-  gpointer packet;
-  guint size;
 
   setup (&f);
   rtp_burst_stream_set_caps (f.s, 0, 90000, MEDIA_PT);
@@ -376,17 +383,7 @@ GST_START_TEST (test_stream_repair_past_notifications)
   /* behind the frame's second slot: a tag, then a repair packet */
   rtp_burst_stream_add_event (f.s, new_id (100), FALSE, 1 * MS);
   rtp_burst_stream_add_repair (f.s, new_id (50), SIZE, 1 * MS);
-  next_at (&f, 1 * MS, &next);
-  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
-  fail_if (next.for_slot);
-  fail_unless_equals_uint64 (next.time, 9 * MS);
-  next_at (&f, 9 * MS, &next);
-  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_REPAIR);
-  fail_unless_equals_uint64 (next.time, 9 * MS);
-  packet = rtp_burst_stream_take_repair (f.s, &next, 9 * MS, &size);
-  fail_unless_equals_int (*(guint *) packet, 50);
-  free_item (packet);
-  rtp_burst_stream_push_done (f.s, NONE, FALSE);
+  expect_repair (&f, 1 * MS, 9 * MS, 50);
 
   /* then a barrier (caps, a segment) and another repair packet: it waits
    * for the media's slot, the tag and the barrier */
@@ -402,16 +399,7 @@ GST_START_TEST (test_stream_repair_past_notifications)
   fail_unless_equals_int (*(guint *) next.event, 101);
   free_item (rtp_burst_stream_pop_event (f.s));
   /* half a slot after the media's last */
-  next_at (&f, 18 * MS, &next);
-  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
-  fail_if (next.for_slot);
-  fail_unless_equals_uint64 (next.time, 27 * MS);
-  next_at (&f, 27 * MS, &next);
-  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_REPAIR);
-  packet = rtp_burst_stream_take_repair (f.s, &next, 27 * MS, &size);
-  fail_unless_equals_int (*(guint *) packet, 51);
-  free_item (packet);
-  rtp_burst_stream_push_done (f.s, NONE, FALSE);
+  expect_repair (&f, 18 * MS, 27 * MS, 51);
   fail_unless (rtp_burst_stream_is_empty (f.s));
 
   /* a tag at the head, then a repair packet: the tag, queued first, does
@@ -422,13 +410,7 @@ GST_START_TEST (test_stream_repair_past_notifications)
   fail_unless_equals_int (next.kind, RTP_BURST_NEXT_EVENT);
   fail_unless_equals_int (*(guint *) next.event, 102);
   free_item (rtp_burst_stream_pop_event (f.s));
-  next_at (&f, 28 * MS, &next);
-  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_WAIT_UNTIL);
-  fail_unless_equals_uint64 (next.time, 45 * MS);
-  next_at (&f, 45 * MS, &next);
-  fail_unless_equals_int (next.kind, RTP_BURST_NEXT_REPAIR);
-  free_item (rtp_burst_stream_take_repair (f.s, &next, 45 * MS, &size));
-  rtp_burst_stream_push_done (f.s, NONE, FALSE);
+  expect_repair (&f, 28 * MS, 45 * MS, 52);
   teardown (&f);
 }
 
