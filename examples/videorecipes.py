@@ -636,10 +636,10 @@ def _recipes():
             # session, which gives them transport-wide sequence numbers of their own
             r = table["capped-rtx-adapt"]
             add(r._replace(name="capped-rtx-first-adapt", rtx_first=True, summary=(
-                r.summary.split("; keyframe request")[0].replace("rtprtxsend / rtprtxreceive as rtpbin aux elements",
-                                  "rtprtxsend before rtpburstpace, which spreads the "
-                                  "retransmissions between the media's slots; "
-                                  "rtprtxreceive as rtpbin's aux receiver"))))
+                r.summary.split("; keyframe request")[0].replace(
+                    "rtprtxsend / rtprtxreceive as rtpbin aux elements",
+                    "rtprtxsend before rtpburstpace, which spreads the retransmissions "
+                    "between the media's slots; rtprtxreceive as rtpbin's aux receiver"))))
             # ... and the retransmissions passed on as they come (pace-other-payloads=false)
             r = table["capped-rtx-first-adapt"]
             add(r._replace(name="capped-rtx-first-pass-adapt",
