@@ -54,6 +54,7 @@
 
 #include <glib.h>
 
+#include "benchcpu.h"
 #include "rtpburstgcc.h"
 #include "rtpburstlossmodel.h"
 
@@ -83,21 +84,6 @@ thread_cpu_s (void)
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int
-compare_d (const void *a, const void *b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static gdouble
-median (gdouble * v, gint n)
-{
-  qsort (v, n, sizeof (gdouble), compare_d);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 typedef struct
 {
   gdouble cpu_s;
@@ -112,20 +98,20 @@ run_session (gdouble loss)
   RtpBurstGccConfig config = { (guint64) RATE, 100000, 10000000 };
   RtpBurstGcc *gcc = rtp_burst_gcc_new (&config);
   GRand *rand = g_rand_new_with_seed (SEED);
-  GArray *pkts = g_array_new (FALSE, FALSE, sizeof (RtpBurstFeedbackPacket));
   guint64 gap = (guint64) (PACKET * 8 / RATE * 1e9);
   guint64 end = (guint64) (opt_seconds * 1e9), t = 0, seq = 0, report = 0;
+  GPtrArray *reports = g_ptr_array_new_with_free_func (
+      (GDestroyNotify) g_array_unref);
   RtpBurstGccReport r;
   Session s = { 0 };
   gdouble start;
 
   /* the reports are made before the clock starts: only the controller's
    * work is timed */
-  GPtrArray *reports = g_ptr_array_new_with_free_func (
-      (GDestroyNotify) g_array_unref);
   while (report < end) {
+    GArray *pkts = g_array_new (FALSE, FALSE, sizeof (RtpBurstFeedbackPacket));
+
     report += REPORT_NS;
-    g_array_set_size (pkts, 0);
     for (; t < report; t += gap) {
       RtpBurstFeedbackPacket p = { seq++, t, RTP_BURST_TIME_NONE, PACKET };
 
@@ -133,8 +119,7 @@ run_session (gdouble loss)
         p.arrival = t + ONE_WAY_NS + g_rand_int_range (rand, 0, 2 * MS_NS);
       g_array_append_val (pkts, p);
     }
-    g_ptr_array_add (reports, g_array_ref (pkts));
-    pkts = g_array_new (FALSE, FALSE, sizeof (RtpBurstFeedbackPacket));
+    g_ptr_array_add (reports, pkts);
   }
 
   start = thread_cpu_s ();
@@ -151,7 +136,6 @@ run_session (gdouble loss)
   s.loss_updates = r.loss_updates;
 
   g_ptr_array_unref (reports);
-  g_array_unref (pkts);
   g_rand_free (rand);
   rtp_burst_gcc_free (gcc);
   return s;
@@ -247,16 +231,16 @@ main (int argc, char **argv)
       "acted %" G_GUINT64_FORMAT " times\n", b.lost, b.loss_updates);
   printf ("  CPU per report, median: lossless %.2f us, lossy %.2f us; "
       "lossy / lossless, median of the repetitions' ratios: %.2f\n",
-      median (lossless, opt_reps) * 1e6, median (lossy, opt_reps) * 1e6,
-      median (ratio, opt_reps));
+      median_d (lossless, opt_reps) * 1e6, median_d (lossy, opt_reps) * 1e6,
+      median_d (ratio, opt_reps));
   printf ("  the fit alone (%d observations), median: %.1f us a fit "
       "(B %.0f bit/s); at most one per %.1f s: %.3f %% of a core\n",
-      RTP_BURST_LOSS_MODEL_OBSERVATIONS, median (fit, opt_reps) * 1e6, bw,
-      FIT_INTERVAL_S, median (fit, opt_reps) / FIT_INTERVAL_S * 100);
+      RTP_BURST_LOSS_MODEL_OBSERVATIONS, median_d (fit, opt_reps) * 1e6, bw,
+      FIT_INTERVAL_S, median_d (fit, opt_reps) / FIT_INTERVAL_S * 100);
   printf ("  feedback path at one report per %.0f ms, median: lossless "
       "%.3f %%, lossy %.3f %% of a core\n", REPORT_NS / 1e6,
-      median (lossless, opt_reps) / (REPORT_NS / 1e9) * 100,
-      median (lossy, opt_reps) / (REPORT_NS / 1e9) * 100);
+      median_d (lossless, opt_reps) / (REPORT_NS / 1e9) * 100,
+      median_d (lossy, opt_reps) / (REPORT_NS / 1e9) * 100);
 
   /* what the quick run checks: the sessions ran and the lossy one made
    * the loss-based controller act, and the fit answered a rate */
