@@ -72,19 +72,11 @@ rtp_burst_repair_flush (RtpBurstRepair * repair)
 }
 
 /* Queues @data (@size bytes on the wire) that arrived at @arrival
- * (RTP_BURST_TIME_NONE if unknown: it may leave at once), in @epoch. */
+ * (RTP_BURST_TIME_NONE if unknown: it may leave at once), in @epoch, at
+ * @order among the caller's items. */
 void
 rtp_burst_repair_push (RtpBurstRepair * repair, gpointer data, guint size,
-    guint64 arrival, guint64 epoch)
-{
-  rtp_burst_repair_push_ordered (repair, data, size, arrival, epoch, epoch);
-}
-
-/* rtp_burst_repair_push (), with its place among the caller's items in
- * @order (rtp_burst_repair_head_order ()). */
-void
-rtp_burst_repair_push_ordered (RtpBurstRepair * repair, gpointer data,
-    guint size, guint64 arrival, guint64 epoch, guint64 order)
+    guint64 arrival, guint64 epoch, guint64 order)
 {
   RtpBurstRepairPacket *p = g_slice_new (RtpBurstRepairPacket);
 

@@ -101,19 +101,14 @@ void     rtp_burst_repair_init    (RtpBurstRepair * repair,
 guint    rtp_burst_repair_flush   (RtpBurstRepair * repair);
 void     rtp_burst_repair_reset_stats (RtpBurstRepair * repair);
 
+/* @epoch: what the packet waits for (above); @order: the caller's count of
+ * every item queued before it, barrier or not, which says whether it came
+ * before an event it need not wait for. */
 void     rtp_burst_repair_push    (RtpBurstRepair * repair, gpointer data,
                                    guint size, guint64 arrival,
-                                   guint64 epoch);
+                                   guint64 epoch, guint64 order);
 guint    rtp_burst_repair_queued  (const RtpBurstRepair * repair);
 guint64  rtp_burst_repair_head_epoch (const RtpBurstRepair * repair);
-/* The same with an order besides the epoch: the caller's count of every
- * item queued before the packet, barrier or not, which says whether the
- * packet came before an event it need not wait for (the push above takes
- * its epoch for it). */
-void     rtp_burst_repair_push_ordered (RtpBurstRepair * repair,
-                                   gpointer data, guint size,
-                                   guint64 arrival, guint64 epoch,
-                                   guint64 order);
 guint64  rtp_burst_repair_head_order (const RtpBurstRepair * repair);
 guint    rtp_burst_repair_head_size  (const RtpBurstRepair * repair);
 

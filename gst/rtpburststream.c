@@ -250,7 +250,7 @@ RtpBurstStreamWake
 rtp_burst_stream_add_repair (RtpBurstStream * s, gpointer data, guint size,
     guint64 arrival)
 {
-  rtp_burst_repair_push_ordered (&s->repair, data, size, arrival,
+  rtp_burst_repair_push (&s->repair, data, size, arrival,
       rtp_burst_frames_barriers_in (&s->q), rtp_burst_frames_events_in (&s->q));
   /* the first one may leave before the media's next slot */
   if (rtp_burst_repair_queued (&s->repair) == 1)

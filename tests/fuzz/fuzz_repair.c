@@ -200,8 +200,9 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
           arrival = fuzz_time (&in);
           /* an unknown arrival may leave at once: it is taken as 0 */
           p->arrival = arrival == RTP_BURST_TIME_NONE ? 0 : arrival;
-          /* the epoch is the id here: it comes out with the head */
-          rtp_burst_repair_push (&r, id, p->size, arrival, p->id);
+          /* the epoch (and the order) is the id here: it comes out with
+           * the head */
+          rtp_burst_repair_push (&r, id, p->size, arrival, p->id, p->id);
           m.n++;
         }
         break;
