@@ -191,13 +191,14 @@ RTX_SESSION_BANDWIDTH = 4000000
 #: with it, 96-100 % with the time alone (docs/results.md, section 14).
 RTX_HISTORY_MS = 1000
 RTX_HISTORY_PACKETS = 0
+#: rtprtxsend's properties in the RTX recipes (gst-launch syntax)
+RTX_SENDER_PROPS = ("payload-type-map=\"application/x-rtp-pt-map,%d=(uint)%d\" "
+                    "max-size-time=%d max-size-packets=%d"
+                    % (MEDIA_PT, RTX_PT, RTX_HISTORY_MS, RTX_HISTORY_PACKETS))
 #: rtprtxsend in the chain before the element (the -rtx-first recipes), as the
 #: README's launch lines have it; send-video sets max-size-packets as for the
 #: aux sender
-RTX_FIRST_SENDER = ("rtprtxsend name=rtxsend payload-type-map="
-                    "\"application/x-rtp-pt-map,%d=(uint)%d\" max-size-time=%d "
-                    "max-size-packets=%d" % (MEDIA_PT, RTX_PT, RTX_HISTORY_MS,
-                                             RTX_HISTORY_PACKETS))
+RTX_FIRST_SENDER = "rtprtxsend name=rtxsend " + RTX_SENDER_PROPS
 #: The sender's RTCP interval in the RTX recipes (rtpsession's
 #: rtcp-min-interval, ms; 5 s by default): the round trip that RtxHoldoff
 #: needs is measured from the receiver's reports about the sender's last
@@ -806,15 +807,9 @@ def sender_plan(recipe, host, port, source=None):
                 if grouped else "", k, host, port + port_fec))
             from_rtpbin.append(("send_fec_src_0_%d" % k,
                                 "fecpace%d" % k if grouped else "fecsink%d" % k))
-    elif recipe.protection == "rtx" and recipe.rtx_first:
-        hooks.append("get-internal-session 0: rtcp-min-interval=%d ms"
-                     % RTX_SENDER_RTCP_INTERVAL_MS)
-        hooks.append("retransmission requests into rtprtxsend: RtxHoldoff")
     elif recipe.protection == "rtx":
-        hooks.append("request-aux-sender: rtprtxsend payload-type-map="
-                     "\"application/x-rtp-pt-map,%d=(uint)%d\" max-size-time=%d "
-                     "max-size-packets=%d" % (MEDIA_PT, RTX_PT, RTX_HISTORY_MS,
-                                              RTX_HISTORY_PACKETS))
+        if not recipe.rtx_first:
+            hooks.append("request-aux-sender: rtprtxsend " + RTX_SENDER_PROPS)
         hooks.append("get-internal-session 0: rtcp-min-interval=%d ms"
                      % RTX_SENDER_RTCP_INTERVAL_MS)
         hooks.append("retransmission requests into rtprtxsend: RtxHoldoff")
