@@ -24,11 +24,13 @@ a media packet that did not arrive (RFC 4588's OSN).  Per run:
 Prints a table of all runs pooled per case (runs of the same case added), then one line per run;
 with --series MS, per run and MS-wide bin of the sender's time: the media's rate as it left
 sv, the media lost, the retransmissions sent and lost, and the median one-way delay above the
-run's smallest (the bottleneck queue).
+run's smallest (the bottleneck queue); with --lost, per run, each media packet that never
+arrived, with when each of its retransmissions left sv and whether and when it arrived.
 
   /usr/bin/python3 tests/testbed/rtxloss.py OUT [OUT ...]       # recipes.py --out dirs
   /usr/bin/python3 tests/testbed/rtxloss.py --json OUT          # the figures as JSON
   /usr/bin/python3 tests/testbed/rtxloss.py --series 500 OUT    # and each run over time
+  /usr/bin/python3 tests/testbed/rtxloss.py --lost OUT           # and each packet lost
 """
 import argparse
 import bisect
@@ -118,6 +120,31 @@ def analyse(sv_rows, rx_rows, window_ms=10.0, gap_ms=2.0):
     return {"media": ratio(sum(l for _t, l in media_lost), len(media_lost)),
             "rtx": ratio(sum(i["lost"] for i in items), len(items)),
             "items": items}
+
+
+def lost_packets(sv_rows, rx_rows):
+    """[(sequence number, sent s, [(retransmission sent s, arrived s or None)])] for each
+    media packet that never reached rx, in the order they were sent; times from the run's
+    first media packet at sv (None when nothing was sent)."""
+    matched = match(sv_rows, rx_rows)
+    if matched is None:
+        return None
+    media_ssrc, arrived = matched
+    media = [r for r in sv_rows if r[5] == media_ssrc]
+    t0 = media[0][0]
+    out, index = [], {}
+    for r in media:
+        if (media_ssrc, r[3]) not in arrived and r[3] not in index:
+            index[r[3]] = len(out)
+            out.append((r[3], (r[0] - t0) / 1e9, []))
+    for r in sv_rows:
+        if r[5] == media_ssrc or len(r[8]) < 2:
+            continue
+        i = index.get((r[8][0] << 8) | r[8][1])
+        if i is not None:
+            at = arrived.get((r[5], r[3]))
+            out[i][2].append(((r[0] - t0) / 1e9, None if at is None else (at - t0) / 1e9))
+    return out
 
 
 def series(sv_rows, rx_rows, bin_ms):
@@ -219,6 +246,9 @@ def main(argv=None):
     p.add_argument("--json", action="store_true")
     p.add_argument("--series", type=float, metavar="MS",
                    help="also each run over time, in bins of MS")
+    p.add_argument("--lost", action="store_true",
+                   help="also each run's media packets that never arrived, each with the "
+                        "retransmissions sent for it and when they arrived")
     a = p.parse_args(argv)
     per_case, per_run = collections.OrderedDict(), []
     for out in a.outs:
@@ -229,7 +259,8 @@ def main(argv=None):
                 continue
             key = "%s %s tcp%d" % (os.path.basename(os.path.normpath(out)), case, tcp)
             per_run.append((key, rep, r, sv_drops + rx_drops,
-                            series(sv_rows, rx_rows, a.series) if a.series else None))
+                            series(sv_rows, rx_rows, a.series) if a.series else None,
+                            lost_packets(sv_rows, rx_rows) if a.lost else None))
             c = per_case.setdefault(key, {"items": [], "media": [0, 0], "runs": 0})
             c["items"] += r["items"]
             c["media"][0] += r["media"]["lost"]
@@ -245,7 +276,7 @@ def main(argv=None):
         return 0
     print(table(pooled))
     print()
-    for key, rep, r, drops, ser in per_run:
+    for key, rep, r, drops, ser, lost in per_run:
         s = summary(r["items"], r["media"])
         print("%s rep %d: media loss %s, rtx loss %s, media around rtx %s%s" % (
             key, rep, pct(s["media"]), pct(s["rtx"]), pct(s["media_around"]),
@@ -254,6 +285,10 @@ def main(argv=None):
             print("  %6.2f s  media %5.2f Mbit/s  %4d sent, %5.1f %% lost  rtx %3d sent, "
                   "%3d lost  queue %s ms" % (t, mbps, n, 100.0 * lost / n if n else 0.0, rtx,
                                             rtx_lost, "—" if queue is None else "%.0f" % queue))
+        for seq, sent, rtx in lost or []:
+            print("  #%d sent %.3f s, lost; %s" % (seq, sent, ", ".join(
+                "retransmitted %.3f s, %s" % (t, "lost" if at is None else "arrived %.3f s" % at)
+                for t, at in rtx) or "not retransmitted"))
     return 0
 
 

@@ -8,7 +8,7 @@ count.  Expected: media 20 of 300 lost, retransmissions 5 of 10; by position in 
 1st 0/1, 2nd-4th 0/3, 5th-10th 5/6; media within 10 ms of the retransmissions 100 of 205
 (the ten lost at 200-209 around each, 21 or 20 sent around each); the original left
 190.5-195 ms before its retransmission; the queue (one-way delay above the smallest) 0; and
-the same per 100 ms bin (--series).
+the same per 100 ms bin (--series); and each packet lost with its retransmissions (--lost).
 Reads and writes a temporary directory only (< 1 s).
 """
 import gzip
@@ -91,6 +91,16 @@ def main():
     check(all(q == 0 for *_x, q in ser) and abs(ser[0][1] - 8.0) < 1e-9,
           "series: no queue; 100 packets of 1000 B in 100 ms = 8 Mbit/s")
 
+    lost = rtxloss.lost_packets(sv, rx)
+    check([seq for seq, _t, _r in lost] == list(range(10, 20)) + list(range(200, 210)),
+          "lost_packets: the 20 media packets lost, in order")
+    check(lost[0] == (10, 0.010, [(0.205, 0.255)]),
+          "lost_packets: #10 sent at 10 ms, retransmitted at 205 ms, arrived at 255 ms: %s"
+          % (lost[0],))
+    check(lost[9] == (19, 0.019, [(0.2095, None)]),
+          "lost_packets: #19's retransmission lost: %s" % (lost[9],))
+    check(all(r == [] for _s, _t, r in lost[10:]), "lost_packets: 200-209 not retransmitted")
+
     with tempfile.TemporaryDirectory() as d:
         os.makedirs(os.path.join(d, "captures"))
         base = os.path.join(d, "captures", "case_x-tcp1-rep0-")
@@ -101,6 +111,7 @@ def main():
         check(rtxloss.runs_of(d) == [("case_x", 1, 0, base + "sv.csv.gz", base + "rx.csv.gz")],
               "runs_of finds the pair")
         check(rtxloss.main([d]) == 0, "rtxloss.py on the files")
+        check(rtxloss.main(["--lost", d]) == 0, "rtxloss.py --lost on the files")
 
     src = socket.inet_aton("10.0.1.2")
     rtp = struct.pack("!BBHII", 0x80, 0x80 | 97, 4242, 90000, RTX) + struct.pack("!H", 17) + \
