@@ -475,23 +475,34 @@ class RtxHoldoff:
     packet it missed 6.4-7.1 times in 5 runs of 6; this filter dropped
     547-3680 requests a run, 77-82 % of them (docs/results.md, section
     16).  The round trip is the sender's RTCP measurement (rtpsession's
-    rb-round-trip, from the receiver's reports), taken as it comes; until
-    there is one, every request passes (what rtprtxsend does alone).
-    round_trip() takes seconds; request() takes a sequence number and a
-    time in seconds and returns whether to pass the request on."""
+    rb-round-trip, from the receiver's reports): by default the shortest
+    of them, the path's own round trip, which no answer can beat; with
+    latest=True the last report's.  The last report's holds the queue the
+    path had then, and a request the receiver sends sooner is not always
+    early: rtpjitterbuffer spaces its requests by the round trip it
+    measures for retransmissions and stops asking when the next request
+    would leave too little of its latency.  When the capacity halved beside
+    CUBIC, the last report's round trip, the queue in it, dropped second
+    requests that came 97 ms after the first and were the receiver's last,
+    and the packets they asked for were lost for good; with the shortest,
+    4 times fewer packets stayed lost there (docs/results.md, section 29).
+    Until there is a round trip, every request passes (what rtprtxsend does
+    alone).  round_trip() takes seconds; request() takes a sequence number
+    and a time in seconds and returns whether to pass the request on."""
 
     #: requests older than this (s) are forgotten: rtprtxsend keeps packets
     #: for RTX_HISTORY_MS
     KEEP_S = 2.0
 
-    def __init__(self):
+    def __init__(self, latest=False):
+        self.latest = latest
         self.rtt = 0.0
         self.sent = collections.OrderedDict()   # seq -> when it was last passed
         self.passed = 0
         self.dropped = 0
 
     def round_trip(self, seconds):
-        if seconds > 0:
+        if seconds > 0 and (self.latest or self.rtt == 0 or seconds < self.rtt):
             self.rtt = seconds
 
     def request(self, seq, when):

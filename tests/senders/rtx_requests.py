@@ -89,6 +89,24 @@ def check_arithmetic(failures):
            len(h.sent) <= h.KEEP_S / 0.01 + 1, True)
     expect("RtxHoldoff, a packet forgotten passes", h.request(7, 20.0), True)
 
+    # by default the hold is the shortest round trip reported; latest=True
+    # takes each report's as it comes
+    h = v.RtxHoldoff()
+    h.round_trip(0.04)
+    h.round_trip(0.15)
+    expect("RtxHoldoff, the shortest round trip holds", h.rtt, 0.04)
+    expect("RtxHoldoff, first request", h.request(9, 1.0), True)
+    expect("RtxHoldoff, again after the shortest round trip", h.request(9, 1.097), True)
+    expect("RtxHoldoff, again within it", h.request(9, 1.12), False)
+    h.round_trip(0.03)
+    expect("RtxHoldoff, a shorter round trip replaces it", h.rtt, 0.03)
+    h = v.RtxHoldoff(latest=True)
+    h.round_trip(0.04)
+    h.round_trip(0.15)
+    expect("RtxHoldoff latest, the last report's round trip", h.rtt, 0.15)
+    expect("RtxHoldoff latest, first request", h.request(9, 1.0), True)
+    expect("RtxHoldoff latest, again within the last report's", h.request(9, 1.097), False)
+
 
 def is_rtx(data):
     return len(data) >= 12 and data[1] & 0x7F == videorecipes.RTX_PT
