@@ -140,6 +140,18 @@ typedef struct
   guint notifies;
 } CcFixture;
 
+/* gst_harness_new_with_element ()'s own pads */
+static GstStaticPadTemplate harness_src = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+static GstStaticPadTemplate harness_sink = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+
+/* The element reads the time of the feedback's clock, the system clock,
+ * from its pacing thread (gst_system_clock_obtain ()): the harness's test
+ * clock becomes the system clock before the element is added, which
+ * starts that thread.  gst_system_clock_obtain () refs the clock after it
+ * lets go of its lock, and a gst_system_clock_set_default () in between
+ * frees it under the thread (valgrind caught it, and the test hung). */
 static void
 cc_init (CcFixture * c, const gchar * first_prop, ...)
 {
@@ -157,12 +169,14 @@ cc_init (CcFixture * c, const gchar * first_prop, ...)
   c->notifies = 0;
   g_signal_connect (e, "notify::estimated-bitrate", G_CALLBACK (on_notify),
       &c->notifies);
-  f->h = gst_harness_new_with_element (e, "sink", "src");
-  gst_object_unref (e);
+  f->h = gst_harness_new_empty ();
   f->clock = gst_harness_get_testclock (f->h);
+  gst_system_clock_set_default (GST_CLOCK (f->clock));
+  gst_harness_add_element_full (f->h, e, &harness_src, "sink", &harness_sink,
+      "src");
+  gst_object_unref (e);
   f->seq_in = f->seq_out = 65530;
   gst_harness_set_src_caps_str (f->h, CAPS_25);
-  gst_system_clock_set_default (GST_CLOCK (f->clock));
   c->bus = gst_bus_new ();
   gst_element_set_bus (f->h->element, c->bus);
 }
