@@ -78,6 +78,15 @@ def match(sv_rows, rx_rows):
     return count.most_common(1)[0][0], arrived
 
 
+def other_ssrc_rows(sv_rows, media_ssrc):
+    """(row, the sequence number its payload begins with: a retransmission's OSN) of each
+    packet sv sent on another SSRC than the media's (FEC too: the callers keep those whose
+    number is of a media packet lost)."""
+    for r in sv_rows:
+        if r[5] != media_ssrc and len(r[8]) >= 2:
+            yield r, (r[8][0] << 8) | r[8][1]
+
+
 def analyse(sv_rows, rx_rows, window_ms=10.0, gap_ms=2.0):
     """The figures of one run from the two captures' rows."""
     matched = match(sv_rows, rx_rows)
@@ -91,10 +100,7 @@ def analyse(sv_rows, rx_rows, window_ms=10.0, gap_ms=2.0):
         media_sent_at.setdefault(seq, t)
     lost_seqs = {seq for (t, seq), (_t, lost) in zip(media, media_lost) if lost}
     rtx = []
-    for r in sv_rows:
-        if r[5] == media_ssrc or len(r[8]) < 2:
-            continue
-        osn = (r[8][0] << 8) | r[8][1]
+    for r, osn in other_ssrc_rows(sv_rows, media_ssrc):
         if osn not in lost_seqs:
             continue        # FEC, or a retransmission of a packet that arrived (none expected)
         rtx.append((r[0], osn, (r[5], r[3]) not in arrived))
@@ -137,10 +143,8 @@ def lost_packets(sv_rows, rx_rows):
         if (media_ssrc, r[3]) not in arrived and r[3] not in index:
             index[r[3]] = len(out)
             out.append((r[3], (r[0] - t0) / 1e9, []))
-    for r in sv_rows:
-        if r[5] == media_ssrc or len(r[8]) < 2:
-            continue
-        i = index.get((r[8][0] << 8) | r[8][1])
+    for r, osn in other_ssrc_rows(sv_rows, media_ssrc):
+        i = index.get(osn)
         if i is not None:
             at = arrived.get((r[5], r[3]))
             out[i][2].append(((r[0] - t0) / 1e9, None if at is None else (at - t0) / 1e9))
